@@ -1,0 +1,167 @@
+// What runs inside Pulumi's dynamic-provider host: the provider methods of every resource kind, over
+// one process-wide set of settings and API clients (one connection pool and one Edge session per host
+// process). The serialized provider (see dynamic.ts) only holds `require` of this module and a kind.
+import { type RawSettings, readSettings } from "./config";
+import { EdgeClient } from "./http/edge";
+import { ApiError, ProviderError } from "./http/errors";
+import { FrontdoorClient } from "./http/frontdoor";
+import { setDebug } from "./log";
+import { redact } from "./redact";
+import {
+  type CheckFailure,
+  checkInputs,
+  diffInputs,
+  type Props,
+  type ResourceContext,
+  type ResourceDefinition,
+  toPlainData,
+} from "./resource";
+import { resourceDefinition } from "./resources";
+
+const PROVIDER_KEY = "__provider";
+
+let settings: RawSettings | undefined;
+let clients: { frontdoor?: FrontdoorClient; edge?: EdgeClient } = {};
+
+/** The subset of the host's Config object that configure uses. */
+export interface HostConfig {
+  get(key: string): string | undefined;
+}
+
+/** The provider methods of one kind, as the host calls them. */
+export function providerFor(kind: string) {
+  return {
+    configure: (req: { config: HostConfig }) => configure(req.config),
+    check: (olds: Props, news: Props) => check(kind, olds, news),
+    diff: (id: string, olds: Props, news: Props) => diff(kind, id, olds, news),
+    create: (inputs: Props) => create(kind, inputs),
+    read: (id: string, props: Props) => read(kind, id, props),
+    update: (id: string, olds: Props, news: Props) => update(kind, id, olds, news),
+    delete: (id: string, props: Props) => remove(kind, id, props),
+  };
+}
+
+export async function configure(config: HostConfig): Promise<void> {
+  settings = readSettings((key) => config.get(key));
+  setDebug(/^(1|true|yes)$/i.test(settings.debug ?? ""));
+  clients = {};
+}
+
+/** Settings from configure, or (outside the host, e.g. SDK functions) from the environment alone. */
+export function currentSettings(): RawSettings {
+  settings ??= readSettings(() => undefined);
+  return settings;
+}
+
+export function context(): ResourceContext {
+  const current = currentSettings();
+  return {
+    settings: current,
+    frontdoor: () => {
+      clients.frontdoor ??= new FrontdoorClient(current);
+      return clients.frontdoor;
+    },
+    edge: () => {
+      clients.edge ??= new EdgeClient(current);
+      return clients.edge;
+    },
+  };
+}
+
+export async function check(kind: string, _olds: Props, news: Props) {
+  const def = resourceDefinition(kind);
+  const { [PROVIDER_KEY]: provider, ...given } = news;
+  const withDefaults = applyScopeDefaults(def, given);
+  const { inputs, failures } = checkInputs(def, withDefaults);
+  return { inputs: { ...inputs, [PROVIDER_KEY]: provider }, failures: failures as CheckFailure[] };
+}
+
+export async function diff(kind: string, _id: string, olds: Props, news: Props) {
+  const outcome = diffInputs(resourceDefinition(kind), olds, news);
+  return {
+    changes: outcome.changes,
+    replaces: outcome.replaces,
+    deleteBeforeReplace: outcome.deleteBeforeReplace,
+  };
+}
+
+export async function create(kind: string, inputs: Props) {
+  const def = resourceDefinition(kind);
+  const given = withoutProvider(inputs);
+  return guard(def, given, async () => {
+    const ctx = context();
+    try {
+      const { id, outs } = await def.create(ctx, given);
+      return { id, outs: plain(outs) };
+    } catch (err) {
+      // The request may have created the object although its answer was lost: adopt it if it exists,
+      // so a retried `up` neither duplicates it nor leaves an orphan behind.
+      if (err instanceof ApiError && err.ambiguous && def.findExisting) {
+        const existing = await def.findExisting(ctx, given);
+        if (existing) return { id: existing.id, outs: plain(existing.outs) };
+      }
+      throw err;
+    }
+  });
+}
+
+export async function read(kind: string, id: string, props: Props) {
+  const def = resourceDefinition(kind);
+  const state = withoutProvider(props);
+  const target = scopedId(def, id, state);
+  return guard(def, state, async () => {
+    const outs = await def.read(context(), target.id, target.state);
+    return outs ? { id: target.id, props: plain(outs) } : {};
+  });
+}
+
+export async function update(kind: string, id: string, olds: Props, news: Props) {
+  const def = resourceDefinition(kind);
+  const target = scopedId(def, id, withoutProvider(olds));
+  const given = withoutProvider(news);
+  return guard(def, given, async () => ({
+    outs: plain(await def.update(context(), target.id, target.state, given)),
+  }));
+}
+
+export async function remove(kind: string, id: string, props: Props) {
+  const def = resourceDefinition(kind);
+  const target = scopedId(def, id, withoutProvider(props));
+  await guard(def, target.state, () => def.delete(context(), target.id, target.state));
+}
+
+function applyScopeDefaults(def: ResourceDefinition, inputs: Props): Props {
+  if (def.api !== "frontdoor" || inputs.frontdoorId !== undefined) return inputs;
+  const frontdoorId = currentSettings().frontdoorId;
+  return frontdoorId === undefined ? inputs : { ...inputs, frontdoorId };
+}
+
+/**
+ * Frontdoor objects live under a frontdoor, so an id given to `import` may carry it:
+ * `<frontdoorId>/<id>`. The plain id is what the provider stores.
+ */
+function scopedId(def: ResourceDefinition, id: string, state: Props): { id: string; state: Props } {
+  const slash = id.indexOf("/");
+  if (def.api !== "frontdoor" || slash < 0) return { id, state: applyScopeDefaults(def, state) };
+  return { id: id.slice(slash + 1), state: { ...state, frontdoorId: id.slice(0, slash) } };
+}
+
+function withoutProvider(props: Props): Props {
+  const { [PROVIDER_KEY]: _ignored, ...rest } = props;
+  return rest;
+}
+
+function plain(outs: Props): Props {
+  return toPlainData(outs) as Props;
+}
+
+/** Errors leave the provider naming the resource, redacted; unexpected ones keep their message only. */
+async function guard<T>(def: ResourceDefinition, state: Props, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError || err instanceof ProviderError) throw err;
+    const name = typeof state.name === "string" ? ` "${state.name}"` : "";
+    throw new ProviderError(`${def.kind}${name}: ${redact(String((err as Error)?.message ?? err))}`);
+  }
+}

@@ -1,0 +1,209 @@
+// One HTTP client per API, on undici: pooled keep-alive connections, TLS verified against the system
+// roots or a configured CA bundle (never disabled), JSON in and out, timeouts, and retries with
+// backoff on 429/502/503/504 and on network errors. Authentication is pluggable (`AuthScheme`), so the
+// Frontdoor, Edge and search clients share this mechanism and differ only in how they sign requests.
+import { Agent, type Dispatcher, request } from "undici";
+import { debug } from "../log";
+import { ApiError } from "./errors";
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryPolicy,
+  sleep,
+} from "./retry";
+
+export interface TlsOptions {
+  /** Extra trusted CA certificates (PEM), for servers with their own CA. */
+  caBundle?: string;
+  /** Client certificate and key (PEM) for mutual TLS. */
+  clientCertPem?: string;
+  clientKeyPem?: string;
+}
+
+export interface HttpClientOptions {
+  /** e.g. `https://gateway.example.com`; request paths are appended. */
+  baseUrl: string;
+  /** Shown in errors when no resource is named, e.g. `Frontdoor API`. */
+  apiName: string;
+  tls?: TlsOptions;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Pool size per origin. */
+  connections?: number;
+}
+
+/** How a client authenticates: headers for each request, and what to do when the server says 401. */
+export interface AuthScheme {
+  headers(): Promise<Record<string, string>>;
+  /** Called once on a 401; returns true when credentials were renewed and the request may be retried. */
+  renew?(): Promise<boolean>;
+}
+
+export const noAuth: AuthScheme = { headers: async () => ({}) };
+
+export interface RequestOptions {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** A JSON body (object) or a raw text body (string, sent with `contentType`). */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Names what is being worked on, for error messages: `AuthProvider "corp-sso"`. */
+  resource?: string;
+  /** Send without credentials (e.g. token-authenticated calls). */
+  anonymous?: boolean;
+  /** Statuses that are answers, not errors (e.g. 404 on read means "gone"). */
+  accept?: number[];
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+}
+
+/** Turns an error answer into the server's code and message; each API has its own error shape. */
+export type ErrorParser = (body: unknown) => { code?: string; message?: string };
+
+export class HttpClient {
+  readonly dispatcher: Dispatcher;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    readonly options: HttpClientOptions,
+    readonly auth: AuthScheme,
+    private readonly parseError: ErrorParser,
+  ) {
+    const tls = options.tls ?? {};
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    const timeout = options.timeoutMs ?? 30_000;
+    this.dispatcher = new Agent({
+      connections: options.connections ?? 16,
+      keepAliveTimeout: 30_000,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      connect: {
+        timeout,
+        // Node's default roots plus the configured bundle: adding a CA must not drop public roots.
+        ...(tls.caBundle ? { ca: [...require("node:tls").rootCertificates, tls.caBundle] } : {}),
+        ...(tls.clientCertPem ? { cert: tls.clientCertPem, key: tls.clientKeyPem } : {}),
+      },
+    });
+  }
+
+  async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
+    const started = Date.now();
+    const resource = opts.resource ?? this.options.apiName;
+    let renewed = false;
+    for (let attempt = 1; ; attempt++) {
+      let response: HttpResponse<unknown>;
+      try {
+        response = await this.send(opts);
+      } catch (err) {
+        const error = this.networkError(opts, resource, err);
+        // A POST that may have reached the server is not retried blindly: the caller decides
+        // (look the object up and adopt it, or report what exists).
+        if (error.ambiguous && opts.method === "POST") throw error;
+        if (!this.mayRetry(attempt, started)) throw error;
+        const delay = backoffDelay(this.retry, attempt);
+        debug(`${opts.method} ${opts.path}: ${error.serverMessage}; retry ${attempt} in ${delay} ms`);
+        await sleep(delay);
+        continue;
+      }
+      const { status } = response;
+      if (status === 401 && !opts.anonymous && !renewed && this.auth.renew) {
+        renewed = true;
+        if (await this.auth.renew()) {
+          debug(`${opts.method} ${opts.path}: 401, credentials renewed, retrying`);
+          attempt--;
+          continue;
+        }
+      }
+      if (isRetryableStatus(status) && this.mayRetry(attempt, started)) {
+        const delay = backoffDelay(this.retry, attempt, parseRetryAfter(response.headers["retry-after"]));
+        debug(`${opts.method} ${opts.path}: HTTP ${status}; retry ${attempt} in ${delay} ms`);
+        await sleep(delay);
+        continue;
+      }
+      if (status >= 400 && !opts.accept?.includes(status)) {
+        const { code, message } = this.parseError(response.body);
+        throw new ApiError({
+          resource,
+          method: opts.method,
+          path: opts.path,
+          status,
+          code,
+          serverMessage: message ?? describeBody(response.body),
+        });
+      }
+      return response as HttpResponse<T>;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+
+  private mayRetry(attempt: number, started: number): boolean {
+    return attempt < this.retry.maxAttempts && Date.now() - started < this.retry.maxElapsedMs;
+  }
+
+  private async send(opts: RequestOptions): Promise<HttpResponse<unknown>> {
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, "") + opts.path);
+    for (const [key, value] of Object.entries(opts.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
+    if (!opts.anonymous) Object.assign(headers, await this.auth.headers());
+    let body: string | undefined;
+    if (typeof opts.body === "string") {
+      body = opts.body;
+      headers["content-type"] = opts.contentType ?? "text/plain";
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] = opts.contentType ?? "application/json";
+    }
+    const res = await request(url, { method: opts.method, headers, body, dispatcher: this.dispatcher });
+    const text = await res.body.text();
+    debug(`${opts.method} ${opts.path} -> ${res.statusCode}`);
+    return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
+  }
+
+  private networkError(opts: RequestOptions, resource: string, err: unknown): ApiError {
+    const e = err as { code?: string; message?: string };
+    // Errors raised before a connection exists cannot have reached the server.
+    const beforeSend = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"].includes(
+      e.code ?? "",
+    );
+    const tlsHint = /certificate|self[- ]signed|CERT_/i.test(`${e.code} ${e.message}`)
+      ? " (TLS verification failed: configure the server's CA bundle, e.g. frontdoor:caBundle)"
+      : "";
+    return new ApiError({
+      resource,
+      method: opts.method,
+      path: opts.path,
+      status: 0,
+      code: e.code,
+      serverMessage: `${e.message ?? String(err)}${tlsHint}`,
+      ambiguous: !beforeSend && !tlsHint,
+    });
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeBody(body: unknown): string {
+  if (body === undefined) return "(empty response)";
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+}

@@ -1,0 +1,87 @@
+// The Frontdoor management API client: every path is under /frontdoor/{frontdoorId}; errors are
+// `{error, message}`; lists come in pages `{content, pageable, totalElements, totalPages}`.
+import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
+import type { AuthScheme, RequestOptions } from "./client";
+import { HttpClient } from "./client";
+import { basicAuth, bearerAuth, ClientCredentialsAuth, missingCredentials } from "./frontdoorAuth";
+
+export interface Page<T> {
+  content: T[];
+  pageable?: { pageNumber: number; pageSize: number };
+  totalElements: number;
+  totalPages: number;
+}
+
+const PAGE_SIZE = 100;
+
+export class FrontdoorClient {
+  readonly http: HttpClient;
+
+  constructor(settings: RawSettings, auth?: AuthScheme) {
+    const baseUrl = required(settings, "apiUrl", "The Frontdoor API");
+    const tls = { caBundle: pemSetting(settings.caBundle, "caBundle") };
+    this.http = new HttpClient(
+      {
+        baseUrl,
+        apiName: "Frontdoor API",
+        tls,
+        retry: retryPolicy(settings),
+        timeoutMs: requestTimeoutMs(settings),
+      },
+      auth ?? frontdoorAuth(settings),
+      frontdoorError,
+    );
+    const scheme = this.http.auth;
+    if (scheme instanceof ClientCredentialsAuth) scheme.dispatcher = this.http.dispatcher;
+  }
+
+  /** Path of a collection (or an object in it) of one frontdoor. */
+  static path(frontdoorId: string, collection: string, ...rest: string[]): string {
+    return ["", "frontdoor", frontdoorId, collection, ...rest].map(encodeURIComponent).join("/");
+  }
+
+  async call<T>(opts: RequestOptions): Promise<T> {
+    return (await this.http.request<T>(opts)).body;
+  }
+
+  /** GET that answers undefined for 404 (the object is gone). */
+  async find<T>(path: string, resource: string): Promise<T | undefined> {
+    const res = await this.http.request<T>({ method: "GET", path, resource, accept: [404] });
+    return res.status === 404 ? undefined : res.body;
+  }
+
+  /** Every item of a paged list. */
+  async listAll<T>(path: string, resource: string): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 0; ; page++) {
+      const body = await this.call<Page<T>>({
+        method: "GET",
+        path,
+        query: { page, size: PAGE_SIZE },
+        resource,
+      });
+      items.push(...(body.content ?? []));
+      if (page + 1 >= (body.totalPages ?? 1) || (body.content ?? []).length === 0) return items;
+    }
+  }
+}
+
+function frontdoorAuth(settings: RawSettings): AuthScheme {
+  if (settings.token && settings.username) return basicAuth(settings.username, settings.token);
+  if (settings.token) return bearerAuth(settings.token);
+  if (settings.clientId && settings.clientSecret && settings.tokenUrl) {
+    return new ClientCredentialsAuth(settings.tokenUrl, settings.clientId, settings.clientSecret);
+  }
+  return missingCredentials();
+}
+
+function frontdoorError(body: unknown): { code?: string; message?: string } {
+  if (body && typeof body === "object") {
+    const b = body as Record<string, unknown>;
+    return {
+      code: typeof b.error === "string" ? b.error : undefined,
+      message: typeof b.message === "string" ? b.message : undefined,
+    };
+  }
+  return { message: typeof body === "string" && body ? body : undefined };
+}

@@ -1,0 +1,13 @@
+// Debug output of the provider: off unless FRONTDOOR_DEBUG is set (or config `frontdoor:debug` is true).
+// It goes to stderr, which Pulumi shows with `--debug` / `-v`; every line is redacted.
+import { redact } from "./redact";
+
+let enabled = /^(1|true|yes)$/i.test(process.env.FRONTDOOR_DEBUG ?? "");
+
+export function setDebug(on: boolean): void {
+  enabled = enabled || on;
+}
+
+export function debug(message: string): void {
+  if (enabled) process.stderr.write(`[frontdoor] ${redact(message)}\n`);
+}

@@ -1,0 +1,102 @@
+// AuthProvider: how a frontdoor authenticates inbound requests. `type` selects the schema of `data`.
+import { z } from "zod";
+import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { frontdoorId } from "./common";
+import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+
+export const OidcData = z
+  .strictObject({
+    issuer: z.url({ protocol: /^https?$/ }).describe("OpenID Connect issuer URL."),
+    client_id: z.string().min(1).describe("OAuth2 client id registered at the issuer."),
+    client_secret: z
+      .string()
+      .min(1)
+      .meta({ secret: true })
+      .describe("OAuth2 client secret (stored as a secret)."),
+    scopes: z
+      .array(z.string().min(1))
+      .default(["openid"])
+      .describe('Scopes to request (default ["openid"]).'),
+    supports_pkce: z.boolean().default(false).describe("Whether the issuer supports PKCE (default false)."),
+  })
+  .meta({ id: "OidcData", description: "Settings of an OIDC auth provider." });
+
+export const ApiKeyData = z
+  .strictObject({
+    header_name: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be an HTTP header name, e.g. x-api-key")
+      .describe("Request header that carries the key, e.g. `x-api-key`."),
+    api_key: z
+      .string()
+      .min(16)
+      .meta({ secret: true })
+      .describe("The key (at least 16 characters; a secret)."),
+  })
+  .meta({ id: "ApiKeyData", description: "Settings of an API_KEY auth provider." });
+
+const common = {
+  frontdoorId,
+  name: z.string().min(1).max(255).describe("Name of the auth provider; unique within the frontdoor."),
+  enabled: z.boolean().default(true).describe("Whether the provider is enabled (default true)."),
+};
+
+export const AuthProviderInputs = z.discriminatedUnion("type", [
+  z.strictObject({ ...common, type: z.literal("OIDC").describe("Provider type."), data: OidcData }),
+  z.strictObject({ ...common, type: z.literal("API_KEY").describe("Provider type."), data: ApiKeyData }),
+]);
+export type AuthProviderInputs = z.output<typeof AuthProviderInputs>;
+
+const collection = new FrontdoorCollection("AuthProvider", "auth-providers");
+
+function outputs(frontdoor: unknown, server: ServerObject): Props {
+  return {
+    frontdoorId: frontdoor,
+    name: server.name,
+    type: server.type,
+    enabled: server.enabled,
+    data: server.data,
+  };
+}
+
+async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
+  const { name, type, data, enabled } = inputs;
+  let server = await collection.create(ctx, inputs, { name, type, data });
+  // The create request has no `enabled`; a provider declared disabled is switched off right after.
+  if (server.enabled !== enabled) server = await collection.patch(ctx, inputs, server.id, { enabled });
+  return { id: server.id, outs: outputs(inputs.frontdoorId, server) };
+}
+
+async function update(ctx: ResourceContext, id: string, olds: Props, news: AuthProviderInputs) {
+  const { name, type, data, enabled } = news;
+  const fullChange = type !== olds.type || JSON.stringify(data) !== JSON.stringify(olds.data);
+  // Type or data: PUT the whole definition (data is replaced, never merged); otherwise PATCH the rest.
+  let server = fullChange
+    ? await collection.put(ctx, news, id, { name, type, data })
+    : await collection.patch(ctx, news, id, { name });
+  if (server.enabled !== enabled) server = await collection.patch(ctx, news, id, { enabled });
+  return outputs(news.frontdoorId, server);
+}
+
+export const authProvider = {
+  kind: "AuthProvider",
+  api: "frontdoor" as const,
+  description:
+    "An auth provider of a frontdoor: how inbound requests are authenticated (OIDC or API key). " +
+    "Updating it updates every custom frontend that uses it; deleting one that a custom frontend still uses fails.",
+  inputs: AuthProviderInputs,
+  outputs: z.object({}),
+  replaceOnChanges: ["frontdoorId"],
+  secretOutputs: ["data"],
+  create,
+  update,
+  async read(ctx, id, state) {
+    const server = await collection.get(ctx, state, id);
+    return server && outputs(state.frontdoorId, server);
+  },
+  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  async findExisting(ctx, inputs) {
+    const server = await collection.findByName(ctx, inputs);
+    return server && { id: server.id, outs: outputs(inputs.frontdoorId, server) };
+  },
+} satisfies ResourceDefinition<AuthProviderInputs>;

@@ -1,0 +1,72 @@
+// The calls every Frontdoor resource makes on its collection (`/frontdoor/{frontdoorId}/<collection>`),
+// written once: get (404 = gone), create, patch, put, delete (404 = already gone), find by name.
+import { FrontdoorClient } from "../http/frontdoor";
+import type { Props, ResourceContext } from "../resource";
+
+export type ServerObject = Props & { id: string };
+
+export class FrontdoorCollection {
+  constructor(
+    readonly kind: string,
+    readonly collection: string,
+  ) {}
+
+  /** `AuthProvider "corp-sso"`: how errors name the object. */
+  label(props: Props): string {
+    return typeof props.name === "string" ? `${this.kind} "${props.name}"` : this.kind;
+  }
+
+  path(frontdoorId: unknown, ...rest: string[]): string {
+    return FrontdoorClient.path(String(frontdoorId), this.collection, ...rest);
+  }
+
+  get(ctx: ResourceContext, props: Props, id: string): Promise<ServerObject | undefined> {
+    return ctx.frontdoor().find<ServerObject>(this.path(props.frontdoorId, id), this.label(props));
+  }
+
+  async require(ctx: ResourceContext, props: Props, id: string): Promise<ServerObject> {
+    const found = await this.get(ctx, props, id);
+    if (!found) throw new Error(`${this.label(props)} (id ${id}) no longer exists`);
+    return found;
+  }
+
+  create(ctx: ResourceContext, props: Props, body: Props): Promise<ServerObject> {
+    return this.send(ctx, props, "POST", this.path(props.frontdoorId), body);
+  }
+
+  patch(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<ServerObject> {
+    return this.send(ctx, props, "PATCH", this.path(props.frontdoorId, id), body);
+  }
+
+  put(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<ServerObject> {
+    return this.send(ctx, props, "PUT", this.path(props.frontdoorId, id), body);
+  }
+
+  async delete(ctx: ResourceContext, props: Props, id: string): Promise<void> {
+    await ctx.frontdoor().http.request({
+      method: "DELETE",
+      path: this.path(props.frontdoorId, id),
+      resource: this.label(props),
+      accept: [404],
+    });
+  }
+
+  /** The object with this name (full representation), if any: adoption after an ambiguous create. */
+  async findByName(ctx: ResourceContext, props: Props): Promise<ServerObject | undefined> {
+    const items = await ctx
+      .frontdoor()
+      .listAll<ServerObject>(this.path(props.frontdoorId), this.label(props));
+    const match = items.find((item) => item.name === props.name);
+    return match && this.get(ctx, props, match.id);
+  }
+
+  private send(
+    ctx: ResourceContext,
+    props: Props,
+    method: "POST" | "PATCH" | "PUT",
+    path: string,
+    body: Props,
+  ) {
+    return ctx.frontdoor().call<ServerObject>({ method, path, body, resource: this.label(props) });
+  }
+}

@@ -1,0 +1,200 @@
+// Generates schema.json (Pulumi's package schema) from the same zod definitions the provider validates
+// with, so the documented contract and the enforced one cannot drift apart. `npm run schema` writes it;
+// a test fails when the committed file differs.
+
+import type { z } from "zod";
+import { CONFIG_KEYS } from "./config";
+import { functionDefinitions } from "./functions";
+import type { ResourceDefinition } from "./resource";
+import { resourceDefinitions } from "./resources";
+import { deref, type JsonSchema, jsonSchema, variants } from "./shape";
+
+export const PACKAGE = "frontdoor";
+const token = (name: string) => `${PACKAGE}:index:${name}`;
+
+type Spec = Record<string, unknown>;
+
+export function buildSchema(version: string): Spec {
+  const types: Record<string, Spec> = {};
+  const resources: Record<string, Spec> = {};
+  const functions: Record<string, Spec> = {};
+  for (const def of resourceDefinitions) resources[token(def.kind)] = resourceSpec(def, types);
+  for (const fn of functionDefinitions) {
+    functions[token(fn.name)] = {
+      description: fn.description,
+      inputs: objectSpec(fn.inputs, `${pascal(fn.name)}Args`, types),
+      outputs: objectSpec(fn.outputs, `${pascal(fn.name)}Result`, types),
+    };
+  }
+  return {
+    name: PACKAGE,
+    displayName: "Frontdoor",
+    version,
+    description:
+      "Zero-trust access configuration as code: NetFoundry Frontdoor (auth providers, client certificates, " +
+      "certificate request tokens, custom frontends) and OpenZiti Edge management (identities, auth policies, " +
+      "edge router policies, CAs), as a Pulumi dynamic provider for TypeScript.",
+    keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
+    license: "Apache-2.0",
+    config: { variables: configVariables() },
+    types,
+    resources,
+    functions,
+    language: { nodejs: { packageName: "pulumi-frontdoor" } },
+  };
+}
+
+function configVariables(): Record<string, Spec> {
+  const vars: Record<string, Spec> = {};
+  for (const entry of CONFIG_KEYS) {
+    vars[entry.key] = {
+      type: "string",
+      description: `${entry.description} Environment: ${entry.env.join(", ")}.`,
+      defaultInfo: { environment: [...entry.env] },
+      ...("secret" in entry && entry.secret ? { secret: true } : {}),
+    };
+  }
+  return vars;
+}
+
+function resourceSpec(def: ResourceDefinition<any, any>, types: Record<string, Spec>): Spec {
+  const input = members(def.inputs);
+  const output = members(def.outputs);
+  const replace = new Set(def.replaceOnChanges ?? []);
+  const secretOut = new Set(def.secretOutputs ?? []);
+  const convert = (name: string, nodes: JsonSchema[], root: JsonSchema, asOutput: boolean): Spec => {
+    const spec = propertySpec(nodes, root, `${def.kind}${pascal(name)}`, types);
+    if (replace.has(name)) spec[asOutput ? "replaceOnChanges" : "willReplaceOnChanges"] = true;
+    if (asOutput && secretOut.has(name)) spec.secret = true;
+    return spec;
+  };
+  const inputProperties: Record<string, Spec> = {};
+  const properties: Record<string, Spec> = {};
+  for (const [name, nodes] of input.properties) {
+    inputProperties[name] = convert(name, nodes, input.root, false);
+    properties[name] = convert(name, nodes, input.root, true);
+  }
+  for (const [name, nodes] of output.properties) properties[name] = convert(name, nodes, output.root, true);
+  const requiredInputs = input.required.filter(
+    (name) => !(def.api === "frontdoor" && name === "frontdoorId"),
+  );
+  return {
+    description: def.description,
+    inputProperties,
+    requiredInputs,
+    properties,
+    required: [...new Set([...input.required, ...output.required])],
+  };
+}
+
+function objectSpec(schema: z.ZodType, name: string, types: Record<string, Spec>): Spec {
+  const { properties, required, root } = members(schema);
+  const specs: Record<string, Spec> = {};
+  for (const [key, nodes] of properties)
+    specs[key] = propertySpec(nodes, root, `${name}${pascal(key)}`, types);
+  return { type: "object", properties: specs, required };
+}
+
+/** Properties of an object or of every member of a union, with the names required in all members. */
+function members(schema: z.ZodType) {
+  const root = jsonSchema(schema);
+  const all = variants(root).map((v) => deref(v, root));
+  const properties = new Map<string, JsonSchema[]>();
+  for (const v of all) {
+    for (const [name, node] of Object.entries(v.properties ?? {})) {
+      properties.set(name, [...(properties.get(name) ?? []), node]);
+    }
+  }
+  const required = [...properties.keys()].filter((name) => all.every((v) => v.required?.includes(name)));
+  return { properties, required, root };
+}
+
+function propertySpec(
+  nodes: JsonSchema[],
+  root: JsonSchema,
+  nameHint: string,
+  types: Record<string, Spec>,
+): Spec {
+  const distinct = [...new Map(nodes.map((n) => [JSON.stringify(n), n])).values()];
+  const first = distinct[0];
+  const specs = [
+    ...new Map(
+      distinct.map((n) => typeSpec(n, root, nameHint, types)).map((t) => [JSON.stringify(t), t]),
+    ).values(),
+  ];
+  const base: Spec = specs.length > 1 ? { oneOf: specs } : specs[0];
+  const resolved = deref(first, root);
+  const descriptions = [
+    ...new Set(distinct.map((n) => n.description ?? deref(n, root).description).filter(Boolean)),
+  ];
+  const description = descriptions.join(" Or: ");
+  const allowed = distinct.flatMap((n) => (n.const !== undefined ? [n.const] : (n.enum ?? [])));
+  const text = [description, allowed.length ? `One of: ${allowed.map((v) => `\`${v}\``).join(", ")}.` : ""]
+    .filter(Boolean)
+    .join(" ");
+  return {
+    ...base,
+    ...(text ? { description: text } : {}),
+    ...(isPrimitive(first.default) ? { default: first.default } : {}),
+    ...(first.secret || resolved.secret ? { secret: true } : {}),
+  };
+}
+
+function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: Record<string, Spec>): Spec {
+  if (typeof node.$ref === "string") {
+    const name = node.$ref.replace("#/$defs/", "");
+    defineType(name, deref(node, root), root, types);
+    return { $ref: `#/types/${token(name)}` };
+  }
+  const alternatives = (node.anyOf ?? node.oneOf ?? []).filter((n) => n.type !== "null");
+  if (alternatives.length === 1) return typeSpec(alternatives[0], root, nameHint, types);
+  if (alternatives.length > 1) return { oneOf: alternatives.map((n) => typeSpec(n, root, nameHint, types)) };
+  const type = Array.isArray(node.type) ? node.type.find((t) => t !== "null") : node.type;
+  switch (type) {
+    case "array":
+      return { type: "array", items: typeSpec(node.items ?? {}, root, `${nameHint}Item`, types) };
+    case "object":
+      if (node.properties) {
+        defineType(nameHint, node, root, types);
+        return { $ref: `#/types/${token(nameHint)}` };
+      }
+      return {
+        type: "object",
+        additionalProperties:
+          typeof node.additionalProperties === "object"
+            ? typeSpec(node.additionalProperties, root, `${nameHint}Value`, types)
+            : { $ref: "pulumi.json#/Any" },
+      };
+    case "string":
+    case "integer":
+    case "number":
+    case "boolean":
+      return { type };
+    default:
+      return { $ref: "pulumi.json#/Any" };
+  }
+}
+
+function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Record<string, Spec>): void {
+  const key = token(name);
+  if (types[key]) return;
+  types[key] = { type: "object" }; // placeholder first: recursive types terminate
+  const properties: Record<string, Spec> = {};
+  for (const [prop, child] of Object.entries(node.properties ?? {})) {
+    properties[prop] = propertySpec([child], root, `${name}${pascal(prop)}`, types);
+  }
+  types[key] = {
+    type: "object",
+    ...(node.description ? { description: node.description } : {}),
+    properties,
+    required: node.required ?? [],
+  };
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|[_-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+}
+
+function isPrimitive(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}

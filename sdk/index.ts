@@ -1,0 +1,2 @@
+// pulumi-frontdoor: Frontdoor and OpenZiti Edge management resources for Pulumi programs.
+export { AuthProvider, type AuthProviderArgs } from "./authProvider";
