@@ -3,7 +3,6 @@ process.env.TS_NODE_TRANSPILE_ONLY = "true";
 module.exports = {
   require: ["ts-node/register"],
   extension: ["ts"],
-  spec: ["test/**/*.test.ts"],
   reporter: "test/reporter.js",
   timeout: 60000,
   exit: true,

@@ -5,7 +5,7 @@ import { type RawSettings, readSettings } from "./config";
 import { EdgeClient } from "./http/edge";
 import { ApiError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
-import { setDebug } from "./log";
+import { debug, setDebug } from "./log";
 import { redact } from "./redact";
 import {
   type CheckFailure,
@@ -85,22 +85,31 @@ export async function diff(kind: string, _id: string, olds: Props, news: Props) 
   };
 }
 
+/** How many times a create whose answer was lost is looked up and, if absent, sent again. */
+const AMBIGUOUS_CREATE_ATTEMPTS = 3;
+
 export async function create(kind: string, inputs: Props) {
   const def = resourceDefinition(kind);
   const given = withoutProvider(inputs);
   return guard(def, given, async () => {
     const ctx = context();
-    try {
-      const { id, outs } = await def.create(ctx, given);
-      return { id, outs: plain(outs) };
-    } catch (err) {
-      // The request may have created the object although its answer was lost: adopt it if it exists,
-      // so a retried `up` neither duplicates it nor leaves an orphan behind.
-      if (err instanceof ApiError && err.ambiguous && def.findExisting) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { id, outs } = await def.create(ctx, given);
+        return { id, outs: plain(outs) };
+      } catch (err) {
+        // The request may have created the object although its answer was lost: adopt it if it
+        // exists, so `up` neither duplicates it nor leaves an orphan; if it does not, sending the
+        // create again is safe.
+        if (!(err instanceof ApiError && err.ambiguous && def.findExisting)) throw err;
         const existing = await def.findExisting(ctx, given);
-        if (existing) return { id: existing.id, outs: plain(existing.outs) };
+        if (existing) {
+          debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
+          return { id: existing.id, outs: plain(existing.outs) };
+        }
+        if (attempt >= AMBIGUOUS_CREATE_ATTEMPTS) throw err;
+        debug(`${def.kind}: create answer lost and no object exists; sending it again`);
       }
-      throw err;
     }
   });
 }

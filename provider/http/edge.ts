@@ -1,11 +1,131 @@
-// Placeholder: the OpenZiti Edge management API client (being written with the Edge resources).
-import type { RawSettings } from "../config";
+// The OpenZiti Edge management API client: paths under `<edgeUrl>/edge/management/v1`, answers in
+// the envelope `{data, meta}`, errors `{error: {code, message, cause: {field, reason, value}}}`,
+// lists paged with limit/offset and filtered with ZitiQL. Authentication: see edgeAuth.ts.
+import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
+import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
+import { EdgeSessionAuth } from "./edgeAuth";
 import { ProviderError } from "./errors";
 
+export const EDGE_BASE_PATH = "/edge/management/v1";
+/** The controller's maximum page size. */
+const PAGE_LIMIT = 500;
+
+export type EdgeObject = Record<string, unknown> & { id: string };
+
+interface Envelope<T> {
+  data?: T;
+  meta?: { pagination?: { limit?: number; offset?: number; totalCount?: number } };
+}
+
 export class EdgeClient {
-  constructor(readonly settings: RawSettings) {}
-  async close(): Promise<void> {}
-  notImplemented(): never {
-    throw new ProviderError("the Edge management API client is not implemented yet");
+  readonly http: HttpClient;
+  readonly auth: EdgeSessionAuth;
+
+  constructor(settings: RawSettings) {
+    const edgeUrl = required(settings, "edgeUrl", "The Edge management API");
+    const clientCertPem = pemSetting(settings.edgeCertPem, "edgeCertPem");
+    const clientKeyPem = pemSetting(settings.edgeKeyPem, "edgeKeyPem");
+    if (clientCertPem && !clientKeyPem) {
+      throw new ProviderError("frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)");
+    }
+    this.auth = new EdgeSessionAuth({
+      username: settings.edgeUsername,
+      password: settings.edgePassword,
+      useCertificate: clientCertPem !== undefined,
+      totpSecret: settings.edgeTotpSecret,
+    });
+    this.http = new HttpClient(
+      {
+        baseUrl: edgeUrl.replace(/\/+$/, "") + EDGE_BASE_PATH,
+        apiName: "Edge management API",
+        tls: { caBundle: pemSetting(settings.caBundle, "caBundle"), clientCertPem, clientKeyPem },
+        retry: retryPolicy(settings),
+        timeoutMs: requestTimeoutMs(settings),
+      },
+      this.auth,
+      edgeError,
+    );
+    this.auth.send = (opts) => this.http.request(opts);
+  }
+
+  /** Any request (e.g. text/plain bodies); errors are thrown for every status >= 400 not accepted. */
+  request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
+    return this.http.request<T>(opts);
+  }
+
+  /** `data` of a GET, or undefined when the object does not exist (404). */
+  async get<T = EdgeObject>(path: string, label: string): Promise<T | undefined> {
+    const res = await this.request<Envelope<T>>({ method: "GET", path, resource: label, accept: [404] });
+    return res.status === 404 ? undefined : res.body?.data;
+  }
+
+  /** POST a new object; returns its id. */
+  async create(path: string, body: unknown, label: string): Promise<string> {
+    const res = await this.request<Envelope<{ id?: string }>>({ method: "POST", path, body, resource: label });
+    const id = res.body?.data?.id;
+    if (!id) throw new ProviderError(`${label}: POST ${path} answered without an id`);
+    return id;
+  }
+
+  async put(path: string, body: unknown, label: string): Promise<void> {
+    await this.request({ method: "PUT", path, body, resource: label });
+  }
+
+  async patch(path: string, body: unknown, label: string): Promise<void> {
+    await this.request({ method: "PATCH", path, body, resource: label });
+  }
+
+  /** DELETE; an object already gone (404) is fine. */
+  async delete(path: string, label: string): Promise<void> {
+    await this.request({ method: "DELETE", path, resource: label, accept: [404] });
+  }
+
+  /** Every item of a list, page by page; `filter` is ZitiQL (see `nameFilter`). */
+  async list<T = EdgeObject>(path: string, filter: string | undefined, label: string): Promise<T[]> {
+    const items: T[] = [];
+    for (let offset = 0; ; ) {
+      const res = await this.request<Envelope<T[]>>({
+        method: "GET",
+        path,
+        query: { limit: PAGE_LIMIT, offset, filter },
+        resource: label,
+      });
+      const page = res.body?.data ?? [];
+      items.push(...page);
+      offset += page.length;
+      const total = res.body?.meta?.pagination?.totalCount;
+      if (page.length === 0 || (total !== undefined ? offset >= total : page.length < PAGE_LIMIT)) {
+        return items;
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
   }
 }
+
+/** ZitiQL `name = "x"`, quotes and backslashes escaped. */
+export function nameFilter(name: string): string {
+  return `name = "${name.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Code, message and the field the server objects to with its reason. The cause's `value` is never
+ * used: it echoes the rejected input, which may be a password.
+ */
+export const edgeError: ErrorParser = (body) => {
+  const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
+  if (!error || typeof error !== "object") {
+    return { message: typeof body === "string" && body ? body : undefined };
+  }
+  const cause = error.cause && typeof error.cause === "object" ? (error.cause as Record<string, unknown>) : {};
+  const field = typeof cause.field === "string" ? cause.field : undefined;
+  const reason = typeof cause.reason === "string" ? cause.reason : undefined;
+  const message = typeof error.message === "string" ? error.message : undefined;
+  const detail = field || reason ? ` (${[field, reason].filter(Boolean).join(": ")})` : "";
+  return {
+    code: typeof error.code === "string" ? error.code : undefined,
+    message: message === undefined && !detail ? undefined : `${message ?? "error"}${detail}`,
+  };
+};

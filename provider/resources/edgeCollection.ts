@@ -1,0 +1,70 @@
+// The calls every Edge resource makes on its collection (`/identities`, `/cas`, ...), written once:
+// get (404 = gone), create, put, patch, delete (404 = already gone), find by name (adoption after an
+// ambiguous create), all naming the object in errors (`Identity "alice"`).
+import { type EdgeObject, nameFilter } from "../http/edge";
+import type { Props, ResourceContext } from "../resource";
+
+export class EdgeCollection {
+  constructor(
+    readonly kind: string,
+    readonly collection: string,
+  ) {}
+
+  label(props: Props): string {
+    return typeof props.name === "string" ? `${this.kind} "${props.name}"` : this.kind;
+  }
+
+  path(id?: string, ...rest: string[]): string {
+    const parts = id === undefined ? [] : [id, ...rest];
+    return ["", this.collection, ...parts.map(encodeURIComponent)].join("/");
+  }
+
+  get(ctx: ResourceContext, props: Props, id: string): Promise<EdgeObject | undefined> {
+    return ctx.edge().get<EdgeObject>(this.path(id), this.label(props));
+  }
+
+  /** The object, which must exist (right after create or update). */
+  async require(ctx: ResourceContext, props: Props, id: string): Promise<EdgeObject> {
+    const found = await this.get(ctx, props, id);
+    if (!found) throw new Error(`${this.label(props)} (id ${id}) no longer exists`);
+    return found;
+  }
+
+  create(ctx: ResourceContext, props: Props, body: Props): Promise<string> {
+    return ctx.edge().create(this.path(), body, this.label(props));
+  }
+
+  put(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<void> {
+    return ctx.edge().put(this.path(id), body, this.label(props));
+  }
+
+  patch(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<void> {
+    return ctx.edge().patch(this.path(id), body, this.label(props));
+  }
+
+  delete(ctx: ResourceContext, props: Props, id: string): Promise<void> {
+    return ctx.edge().delete(this.path(id), this.label(props));
+  }
+
+  /** The object with this name (names are unique per collection), if any. */
+  async findByName(ctx: ResourceContext, props: Props): Promise<EdgeObject | undefined> {
+    const name = String(props.name);
+    const items = await ctx.edge().list<EdgeObject>(this.path(), nameFilter(name), this.label(props));
+    return items.find((item) => item.name === name);
+  }
+}
+
+/** Drops undefined members, so request bodies only carry what was declared. */
+export function defined(body: Props): Props {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+/** Edge tags and appData: user-defined values limited to strings, booleans and null. */
+export function tagsOf(value: unknown): Props {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Props) : {};
+}
+
+/** Lists the controller answers with null when empty. */
+export function listOf(value: unknown): string[] {
+  return Array.isArray(value) ? (value as string[]) : [];
+}

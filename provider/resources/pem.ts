@@ -1,0 +1,126 @@
+// PEM handling for client certificates and key pairs. Certificates are read with Node's X509Certificate
+// (any key type, native SHA-256 fingerprints); certificate requests with node-forge, whose CSR support
+// includes verifying the self-signature (RSA only: the service signs RSA requests only, too).
+import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
+import forge from "node-forge";
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
+const CERTIFICATE = "CERTIFICATE";
+const CSR_LABELS = ["CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST"];
+
+export type ParsedPem =
+  | { kind: "certificate"; certificate: X509Certificate }
+  | { kind: "csr"; csr: forge.pki.CertificateSigningRequest };
+
+/**
+ * Parses a certificate or a certificate request (chosen by the PEM label). Throws an Error whose
+ * message describes the problem without quoting the input (it might be a misplaced private key).
+ */
+export function parseCertificateOrCsr(value: string): ParsedPem {
+  const block = PEM_BLOCK.exec(value);
+  if (!block) {
+    throw new Error(
+      "must be PEM text: a certificate (-----BEGIN CERTIFICATE-----) or a certificate request (-----BEGIN CERTIFICATE REQUEST-----)",
+    );
+  }
+  const label = block[1];
+  if (label === CERTIFICATE) {
+    try {
+      return { kind: "certificate", certificate: new X509Certificate(block[0]) };
+    } catch {
+      throw new Error("the CERTIFICATE PEM block does not contain a valid X.509 certificate");
+    }
+  }
+  if (CSR_LABELS.includes(label)) return { kind: "csr", csr: parseCsr(block[0]) };
+  throw new Error(`PEM label "${label}" is neither CERTIFICATE nor CERTIFICATE REQUEST`);
+}
+
+function parseCsr(pem: string): forge.pki.CertificateSigningRequest {
+  let csr: forge.pki.CertificateSigningRequest;
+  try {
+    csr = forge.pki.certificationRequestFromPem(pem);
+  } catch {
+    throw new Error("the CERTIFICATE REQUEST PEM block is not a valid certificate request (RSA keys only)");
+  }
+  let valid = false;
+  try {
+    valid = csr.verify();
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new Error("the certificate request's signature does not verify");
+  return csr;
+}
+
+/** The certificate properties a ClientCertificate exposes. */
+export interface CertificateDetails {
+  /** SHA-256 of the DER encoding, lowercase hex without colons. */
+  fingerprintSha256: string;
+  /** Lowercase hex. */
+  serialNumber: string;
+  /** RFC 4514-style distinguished names (the encoded order reversed, comma-separated), e.g. `O=Acme,CN=device-1`. */
+  subject: string;
+  issuer: string;
+  /** ISO 8601. */
+  notBefore: string;
+  notAfter: string;
+}
+
+export function certificateDetails(certificate: X509Certificate): CertificateDetails {
+  return {
+    fingerprintSha256: createHash("sha256").update(certificate.raw).digest("hex"),
+    serialNumber: certificate.serialNumber.toLowerCase(),
+    subject: rfc4514(certificate.subject),
+    issuer: rfc4514(certificate.issuer),
+    notBefore: new Date(certificate.validFrom).toISOString(),
+    notAfter: new Date(certificate.validTo).toISOString(),
+  };
+}
+
+/** Node prints names one attribute per line, least specific first; RFC 4514 reverses and uses commas. */
+function rfc4514(name: string): string {
+  return name
+    .split("\n")
+    .filter(Boolean)
+    .reverse()
+    .map((rdn) => rdn.replace(/([,+;])/g, "\\$1"))
+    .join(",");
+}
+
+/** DER SubjectPublicKeyInfo of a PEM certificate or CSR, to tell whether a certificate was made from a CSR. */
+export function publicKeyDer(parsed: ParsedPem): Buffer {
+  const key =
+    parsed.kind === "certificate"
+      ? parsed.certificate.publicKey
+      : createPublicKey(forge.pki.publicKeyToPem(parsed.csr.publicKey as forge.pki.PublicKey));
+  return key.export({ type: "spki", format: "der" });
+}
+
+export interface SubjectFields {
+  commonName: string;
+  organization?: string;
+  organizationalUnit?: string;
+}
+
+export interface GeneratedKeyPair {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  csrPem: string;
+}
+
+/** An RSA key (generated natively: pure-JS generation takes seconds) and a CSR signed with it. */
+export function generateKeyPairAndCsr(subject: SubjectFields, keySize: number): GeneratedKeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+    modulusLength: keySize,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  const csr = forge.pki.createCertificationRequest();
+  csr.publicKey = forge.pki.publicKeyFromPem(publicKey);
+  const attributes: forge.pki.CertificateField[] = [{ name: "commonName", value: subject.commonName }];
+  if (subject.organization) attributes.push({ name: "organizationName", value: subject.organization });
+  if (subject.organizationalUnit) attributes.push({ shortName: "OU", value: subject.organizationalUnit });
+  csr.setSubject(attributes);
+  csr.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
+  return { privateKeyPem: privateKey, publicKeyPem: publicKey, csrPem: forge.pki.certificationRequestToPem(csr) };
+}

@@ -1,0 +1,31 @@
+// Policy roles and role attributes: the input schemas shared by the policy resources and CAs.
+// A role is `#attribute`, `@id` (a specific object), or `#all` on its own; the controller sorts
+// roles, so they are sets (order never shows as a change).
+import { z } from "zod";
+
+export const ALL = "#all";
+
+export const role = z
+  .string()
+  .regex(/^[#@]\S+$/, 'a role is "#<attribute>", "@<id>" or "#all"');
+
+export function roles(what: string) {
+  return z
+    .array(role)
+    .default([])
+    .refine((list) => !list.includes(ALL) || list.length === 1, {
+      message: '"#all" must be the only role when it is given',
+    })
+    .refine((list) => new Set(list).size === list.length, { message: "roles must not repeat" })
+    .describe(`${what}: "#<attribute>", "@<id>", or "#all" alone (a set: order does not matter).`);
+}
+
+export const tags = z
+  .record(z.string(), z.union([z.string(), z.boolean(), z.null()]))
+  .default({})
+  .describe("User-defined tags (values: string, boolean or null).");
+
+export const roleAttributes = z
+  .array(z.string().min(1))
+  .default([])
+  .describe("Role attributes (without #) that policies select with `#<attribute>` (a set).");

@@ -1,0 +1,184 @@
+// AuthProvider behaviour through the provider's host entry points, against the mock over real HTTP.
+import * as assert from "node:assert/strict";
+import { ApiError } from "../provider/http/errors";
+import { type MockServer, startMockServer } from "./mock/server";
+import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+
+const oidc = (secret = "oidc-client-secret-1") => ({
+  name: "corp-sso",
+  type: "OIDC",
+  data: { issuer: "https://login.example.com", client_id: "frontdoor", client_secret: secret },
+});
+
+describe("AuthProvider (engine against the mock)", () => {
+  let mock: MockServer;
+  before(async () => {
+    mock = await startMockServer();
+  });
+  after(() => mock.close());
+  beforeEach(async () => {
+    await configureFor(mockConfig(mock));
+    mock.clearLog();
+  });
+
+  it("creates with defaults applied at check time and reads back the same state", async () => {
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    assert.deepEqual(outs, {
+      frontdoorId: mock.credentials.frontdoorId,
+      name: "corp-sso",
+      type: "OIDC",
+      enabled: true,
+      data: { ...oidc().data, scopes: ["openid"], supports_pkce: false },
+    });
+    const read = await engine.read("AuthProvider", id, outs);
+    assert.deepEqual(read, { id, props: outs });
+    const diff = await engine.diff(
+      "AuthProvider",
+      id,
+      read.props!,
+      (await engine.check("AuthProvider", {}, oidc())).inputs,
+    );
+    assert.equal(diff.changes, false);
+    await engine.remove("AuthProvider", id, outs);
+  });
+
+  it("updates in place: PATCH for name/enabled, PUT for data; frontdoorId replaces", async () => {
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    mock.clearLog();
+    const renamed = await updateChecked("AuthProvider", id, outs, {
+      ...oidc(),
+      name: "sso-2",
+      enabled: false,
+    });
+    assert.equal(renamed.diff.changes, true);
+    assert.deepEqual(renamed.diff.replaces, []);
+    assert.deepEqual(
+      mock.log.map((e) => e.method),
+      ["PATCH", "PATCH"],
+    );
+    assert.equal(renamed.result!.outs.name, "sso-2");
+    assert.equal(renamed.result!.outs.enabled, false);
+    mock.clearLog();
+    const rotated = await updateChecked("AuthProvider", id, renamed.result!.outs, {
+      ...oidc("rotated-secret-2"),
+      name: "sso-2",
+      enabled: false,
+    });
+    assert.deepEqual(
+      mock.log.map((e) => e.method),
+      ["PUT"],
+    );
+    assert.equal((rotated.result!.outs.data as any).client_secret, "rotated-secret-2");
+    const moved = await engine.diff("AuthProvider", id, rotated.result!.outs, {
+      ...rotated.result!.outs,
+      frontdoorId: "another",
+    });
+    assert.deepEqual(moved.replaces, ["frontdoorId"]);
+    await engine.remove("AuthProvider", id, rotated.result!.outs);
+  });
+
+  it("reports an object deleted behind its back as gone, and deleting it again is fine", async () => {
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    mock.frontdoor.remove(mock.credentials.frontdoorId, "auth-providers", id);
+    assert.deepEqual(await engine.read("AuthProvider", id, outs), {});
+    await engine.remove("AuthProvider", id, outs);
+  });
+
+  it("imports by <frontdoorId>/<id>", async () => {
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    const imported = await engine.read("AuthProvider", `${mock.credentials.frontdoorId}/${id}`, oidc());
+    assert.deepEqual(imported, { id, props: outs });
+    await engine.remove("AuthProvider", id, outs);
+  });
+
+  for (const [what, input, property] of [
+    ["a missing name", { type: "OIDC", data: oidc().data }, "name"],
+    ["an unknown type", { ...oidc(), type: "SAML" }, "type"],
+    ["an issuer that is not a URL", { ...oidc(), data: { ...oidc().data, issuer: "login" } }, "data.issuer"],
+    [
+      "a wrongly typed field",
+      { ...oidc(), data: { ...oidc().data, supports_pkce: "yes" } },
+      "data.supports_pkce",
+    ],
+    ["an unknown field", { ...oidc(), colour: "blue" }, "colour"],
+    ["an unknown data field", { ...oidc(), data: { ...oidc().data, extra: 1 } }, "data.extra"],
+    [
+      "a short API key",
+      { name: "k", type: "API_KEY", data: { header_name: "x-api-key", api_key: "short" } },
+      "data.api_key",
+    ],
+    [
+      "a bad header name",
+      { name: "k", type: "API_KEY", data: { header_name: "x api", api_key: "0123456789abcdef" } },
+      "data.header_name",
+    ],
+  ] as const) {
+    it(`fails check on ${what}, naming ${property}, without calling the API`, async () => {
+      const { failures } = await engine.check("AuthProvider", {}, input as any);
+      assert.ok(
+        failures.some((f) => f.property === property),
+        `expected a failure on ${property}: ${JSON.stringify(failures)}`,
+      );
+      assert.equal(mock.log.length, 0);
+    });
+  }
+
+  it("fails check naming frontdoorId when neither the input nor the config sets it", async () => {
+    const config = mockConfig(mock);
+    delete config["frontdoor:frontdoorId"];
+    await configureFor(config);
+    const { failures } = await engine.check("AuthProvider", {}, oidc());
+    assert.match(failures[0].reason, /frontdoorId: required/);
+  });
+
+  it("names the resource, status and server message on a duplicate, without the secret", async () => {
+    const first = await createChecked("AuthProvider", oidc("dup-secret-value"));
+    const error = await createChecked("AuthProvider", oidc("dup-secret-value")).catch((e) => e);
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.status, 409);
+    assert.match(error.message, /AuthProvider "corp-sso".*409.*corp-sso/);
+    assert.doesNotMatch(error.message, /dup-secret-value/);
+    await engine.remove("AuthProvider", first.id, first.outs);
+  });
+
+  it("explains missing credentials naming the config keys and environment variables", async () => {
+    const config = mockConfig(mock);
+    delete config["frontdoor:token"];
+    await configureFor(config);
+    const saved = { ...process.env };
+    for (const name of ["FRONTDOOR_TOKEN", "NETFOUNDRY_API_TOKEN", "NETFOUNDRY_CLIENT_ID"])
+      delete process.env[name];
+    try {
+      const error = await createChecked("AuthProvider", oidc()).catch((e) => e);
+      assert.match(error.message, /frontdoor:token.*FRONTDOOR_TOKEN/);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("retries 429 (honouring Retry-After) and 503, then succeeds", async () => {
+    mock.faults.inject({
+      method: "POST",
+      path: "/auth-providers",
+      kind: "429",
+      retryAfterSeconds: 0,
+      count: 1,
+    });
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "503", count: 1 });
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    assert.deepEqual(
+      mock.log.filter((e) => e.method === "POST").map((e) => e.status),
+      [429, 503, mock.log.at(-1)!.status],
+    );
+    await engine.remove("AuthProvider", id, outs);
+  });
+
+  it("adopts the object when a create's answer is lost, instead of duplicating it", async () => {
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    const all = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
+    assert.equal(all.filter((p: any) => p.name === "corp-sso").length, 1);
+    assert.equal(outs.name, "corp-sso");
+    await engine.remove("AuthProvider", id, outs);
+  });
+});

@@ -1,0 +1,72 @@
+// `npm run mock-server -- [--port N] [--host H] [--tls]`: runs the mock server until SIGINT/SIGTERM and
+// prints its URL and the demo credentials as copy-pasteable `export` lines. These are fixed demo
+// values of a local mock, not real secrets, which is why printing them is fine here.
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type MockServer, type MockServerOptions, startMockServer } from "./server";
+
+function parseArgs(argv: string[]): MockServerOptions {
+  const options: MockServerOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--tls") options.tls = true;
+    else if (arg === "--port") options.port = Number(argv[++i]);
+    else if (arg === "--host") options.host = argv[++i];
+    else throw new Error(`unknown argument '${arg}' (use --port N, --host H, --tls)`);
+  }
+  if (options.port !== undefined && !Number.isInteger(options.port)) throw new Error("--port needs a number");
+  return options;
+}
+
+function describe(server: MockServer, caFile?: string): string {
+  const c = server.credentials;
+  const lines = [
+    `mock server listening on ${server.url}`,
+    "",
+    `Frontdoor API:       ${server.url}/frontdoor/${c.frontdoorId}/...`,
+    `  frontdoor id:      ${c.frontdoorId}   (token has no access to ${c.otherFrontdoorId})`,
+    `  bearer token:      ${c.frontdoorToken}`,
+    `  OAuth2 client:     ${c.clientId} / ${c.clientSecret}`,
+    `  OAuth2 token URL:  ${c.tokenUrl}`,
+    `Edge management API: ${server.url}/edge/management/v1   admin ${c.edgeUsername} / ${c.edgePassword}`,
+    `Event search:        ${server.url}/<index>/_search   user ${c.searchUsername} / ${c.searchPassword}`,
+    `Control interface:   ${server.url}/__mock/ (faults, log, credentials, frontdoor edits)`,
+    "",
+    "# copy and paste:",
+    `export FRONTDOOR_API_URL=${server.url}`,
+    `export FRONTDOOR_ID=${c.frontdoorId}`,
+    `export FRONTDOOR_TOKEN=${c.frontdoorToken}`,
+    `export FRONTDOOR_CLIENT_ID=${c.clientId}`,
+    `export FRONTDOOR_CLIENT_SECRET=${c.clientSecret}`,
+    `export FRONTDOOR_TOKEN_URL=${c.tokenUrl}`,
+    `export ZITI_EDGE_URL=${server.url}`,
+    `export ZITI_USERNAME=${c.edgeUsername}`,
+    `export ZITI_PASSWORD=${c.edgePassword}`,
+    `export FRONTDOOR_SEARCH_URL=${server.url}`,
+    `export FRONTDOOR_SEARCH_USERNAME=${c.searchUsername}`,
+    `export FRONTDOOR_SEARCH_PASSWORD=${c.searchPassword}`,
+  ];
+  if (caFile) lines.push(`export FRONTDOOR_CA_BUNDLE=${caFile}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(): Promise<void> {
+  const server = await startMockServer(parseArgs(process.argv.slice(2)));
+  let caFile: string | undefined;
+  if (server.caPem) {
+    caFile = join(tmpdir(), `frontdoor-mock-ca-${process.pid}.pem`);
+    writeFileSync(caFile, server.caPem);
+  }
+  process.stdout.write(describe(server, caFile));
+  const shutdown = () => {
+    server.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+main().catch((error) => {
+  process.stderr.write(`mock server failed to start: ${error instanceof Error ? error.message : error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,137 @@
+// Certificate request tokens: a time-limited secret (`crt_...`) that lets its holder create one client
+// certificate without API credentials. expiresAt = createdAt + certificateRequestTokenTtlSeconds.
+// Tokens are single-use: a successful token-based certificate creation DELETES the token record, so
+// it disappears from lists and a second use answers 401. Names share one namespace with certificates.
+import { randomBytes } from "node:crypto";
+import {
+  assertNameFree,
+  CERTIFICATE_NAMESPACE,
+  deletionRecord,
+  methodNotAllowed,
+  type RequestContext,
+} from "./context";
+import {
+  invalidRequest,
+  type JsonObject,
+  jsonBody,
+  nonEmpty,
+  notFound,
+  ok,
+  optional,
+  type PropertyRule,
+  unauthorized,
+  validate,
+} from "./http";
+import { pageOf } from "./paging";
+import { type FrontdoorState, newId, nowIso } from "./store";
+
+const COLLECTION = "certificate-request-tokens";
+export const DEFAULT_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const BODY_RULES: Record<string, PropertyRule> = {
+  name: { type: "string", required: true, check: nonEmpty },
+  commonName: { type: "string", nullable: true },
+  organization: { type: "string", nullable: true },
+  organizationalUnit: { type: "string", nullable: true },
+};
+const OPTIONAL_FIELDS = ["commonName", "organization", "organizationalUnit"] as const;
+
+function findByToken(fd: FrontdoorState, token: string): JsonObject | undefined {
+  return [...fd.collection(COLLECTION).values()].find((record) => record.token === token);
+}
+
+function isExpired(record: JsonObject): boolean {
+  return Date.now() >= Date.parse(String(record.expiresAt));
+}
+
+/**
+ * The token record a holder may use to create a certificate: 401 when unknown (or already used)
+ * or expired. Never echoes the token itself.
+ */
+export function usableToken(fd: FrontdoorState, token: string): JsonObject {
+  const record = findByToken(fd, token);
+  if (!record) throw unauthorized("certificate request token not valid");
+  if (isExpired(record)) throw unauthorized("certificate request token expired");
+  return record;
+}
+
+/** Single use: the token record is deleted once a certificate was created with it. */
+export function consumeToken(fd: FrontdoorState, record: JsonObject): void {
+  fd.collection(COLLECTION).delete(record.id as string);
+}
+
+/** `GET .../by-token/{token}`: the path token is the credential (no Authorization needed). */
+export function handleTokenLookup(fd: FrontdoorState, token: string) {
+  const record = findByToken(fd, token);
+  if (!record) throw notFound("certificate request token not found");
+  if (isExpired(record)) throw unauthorized("certificate request token expired");
+  return ok(record);
+}
+
+export function handleCertificateRequestTokens(ctx: RequestContext) {
+  const { req, fd, rest } = ctx;
+  if (rest.length === 0) {
+    if (req.method === "GET") return ok(pageOf([...fd.collection(COLLECTION).values()], req.query, "name"));
+    if (req.method === "POST") return ok(create(ctx, jsonBody(req)), 201);
+    throw methodNotAllowed(req.method);
+  }
+  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
+  const record = fd.require(COLLECTION, rest[0], "certificate request token");
+  switch (req.method) {
+    case "GET":
+      return ok(record);
+    case "PATCH":
+      return ok(update(fd, record, jsonBody(req), optional(BODY_RULES), false));
+    case "PUT":
+      return ok(update(fd, record, jsonBody(req), BODY_RULES, true));
+    case "DELETE":
+      fd.collection(COLLECTION).delete(record.id as string);
+      return ok(deletionRecord(record, fd.id, ctx.principal));
+    default:
+      throw methodNotAllowed(req.method);
+  }
+}
+
+function rejectImmutable(body: JsonObject): void {
+  if ("token" in body) throw invalidRequest("property 'token' cannot be changed");
+}
+
+function create(ctx: RequestContext, body: JsonObject): JsonObject {
+  const { fd } = ctx;
+  rejectImmutable(body);
+  validate(body, BODY_RULES);
+  assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string);
+  const now = Date.now();
+  const ttlSeconds = ctx.options.certificateRequestTokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  return fd.insert(COLLECTION, {
+    id: newId(),
+    name: body.name,
+    frontdoorId: fd.id,
+    token: `crt_${randomBytes(24).toString("base64url")}`,
+    commonName: body.commonName ?? null,
+    organization: body.organization ?? null,
+    organizationalUnit: body.organizationalUnit ?? null,
+    expiresAt: nowIso(now + ttlSeconds * 1000),
+    createdAt: nowIso(now),
+    createdBy: ctx.principal,
+  });
+}
+
+function update(
+  fd: FrontdoorState,
+  record: JsonObject,
+  body: JsonObject,
+  rules: Record<string, PropertyRule>,
+  replaceAll: boolean,
+): JsonObject {
+  rejectImmutable(body);
+  validate(body, rules);
+  if (body.name !== undefined)
+    assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string, record.id as string);
+  if (body.name !== undefined) record.name = body.name;
+  for (const field of OPTIONAL_FIELDS) {
+    // PUT replaces: an optional field left out becomes null. PATCH changes only what it names.
+    if (field in body || replaceAll) record[field] = body[field] ?? null;
+  }
+  return record;
+}

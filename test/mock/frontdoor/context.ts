@@ -1,0 +1,60 @@
+// What a resource handler of the Frontdoor mock gets for one request, and helpers they share.
+import type { MockRequest, MockResponse } from "../types";
+import { FrontdoorError, type JsonObject } from "./http";
+import { type Collection, type FrontdoorState, nowIso } from "./store";
+
+export interface FrontdoorMockOptions {
+  /** A new custom frontend is NEW for this long, then PENDING. Default 500. */
+  customFrontendReadyAfterMs?: number;
+  /** After becoming PENDING, a custom frontend turns ACTIVE after this long. Default: never. */
+  customFrontendActiveAfterMs?: number;
+  /** Lifetime of OAuth2 access tokens. Default 3600. */
+  oauthTokenTtlSeconds?: number;
+  /** Lifetime of certificate request tokens. Default 7 days. */
+  certificateRequestTokenTtlSeconds?: number;
+}
+
+export interface RequestContext {
+  req: MockRequest;
+  fd: FrontdoorState;
+  /** Who is calling (the token's principal), for createdBy / deletedBy. */
+  principal: string;
+  options: FrontdoorMockOptions;
+  /** Path segments after the collection name, e.g. ["<id>", "dns-records"]. */
+  rest: string[];
+}
+
+export type ResourceHandler = (ctx: RequestContext) => MockResponse | Promise<MockResponse>;
+
+export const methodNotAllowed = (method: string) =>
+  new FrontdoorError(405, "method_not_allowed", `method ${method} is not allowed here`);
+
+/** The delete answer of client certificates and certificate request tokens. */
+export function deletionRecord(record: JsonObject, frontdoorId: string, principal: string): JsonObject {
+  return { id: record.id, name: record.name, frontdoorId, deletedAt: nowIso(), deletedBy: principal };
+}
+
+/** A 409 unless `name` is free in `collection` (the record `exceptId` may keep its own name). */
+export function assertNameFree(
+  fd: FrontdoorState,
+  collections: Collection[],
+  name: string,
+  exceptId?: string,
+): void {
+  for (const collection of collections) {
+    for (const record of fd.collection(collection).values()) {
+      if (record.name === name && record.id !== exceptId) {
+        const what =
+          collection === "auth-providers" ? "an auth provider" : describeCertificateName(collection);
+        throw new FrontdoorError(409, "conflict", `${what} named '${name}' already exists`);
+      }
+    }
+  }
+}
+
+function describeCertificateName(collection: Collection): string {
+  return collection === "client-certificates" ? "a client certificate" : "a certificate request token";
+}
+
+/** Certificates and certificate request tokens share one namespace within a frontdoor. */
+export const CERTIFICATE_NAMESPACE: Collection[] = ["client-certificates", "certificate-request-tokens"];

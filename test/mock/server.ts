@@ -1,0 +1,392 @@
+// The mock server: one HTTP(S) server for the Frontdoor API, the OpenZiti Edge management API and
+// event search, with fault injection, a request log and a `/__mock/` control interface (no auth,
+// loopback only) for the demo and for tests running in another process.
+import http from "node:http";
+import https from "node:https";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { EdgeMock } from "./edge";
+import { DEFAULT_RETRY_AFTER_SECONDS, type FaultDecision, FaultInjector, type FaultRule } from "./faults";
+import { type Collection, FRONTDOOR_DEMO, FrontdoorMock, type FrontdoorMockOptions } from "./frontdoor";
+import { isCollection } from "./frontdoor/store";
+import { createRootCa, issueServerCertificate } from "./pki";
+import { SearchMock } from "./search";
+import type { MockRequest, MockResponse } from "./types";
+
+export type { FrontdoorMockOptions } from "./frontdoor";
+
+export interface MockServerOptions {
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** Serve HTTPS with a certificate from the mock's own CA; client certificates are requested, not required. */
+  tls?: boolean;
+  frontdoor?: FrontdoorMockOptions;
+  /** Passed through to EdgeMock. */
+  edge?: Record<string, unknown>;
+  /** Passed through to SearchMock. */
+  search?: Record<string, unknown>;
+}
+
+export interface DemoCredentials {
+  frontdoorId: string;
+  frontdoorToken: string;
+  otherFrontdoorId: string;
+  clientId: string;
+  clientSecret: string;
+  tokenUrl: string;
+  edgeUsername: string;
+  edgePassword: string;
+  searchUsername: string;
+  searchPassword: string;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path without query string; tokens in the path are redacted. */
+  path: string;
+  /** Query string without "?", when there was one. */
+  query?: string;
+  /** 0 when the connection was dropped instead of answered. */
+  status: number;
+  /** Arrival time, ISO 8601. */
+  at: string;
+  /** Request body as text with secrets redacted, when there was one. */
+  body?: string;
+}
+
+export interface MockServer {
+  url: string;
+  /** The CA that signed the TLS server certificate (with tls: true). */
+  caPem?: string;
+  credentials: DemoCredentials;
+  faults: FaultInjector;
+  /** Requests in arrival order (control calls under /__mock/ are not logged). */
+  log: RequestLogEntry[];
+  clearLog(): void;
+  frontdoor: FrontdoorMock;
+  edge: EdgeMock;
+  search: SearchMock;
+  close(): Promise<void>;
+}
+
+const DEMO_EDGE = { username: "admin", password: "edge-demo-password" };
+const DEMO_SEARCH = { username: "elastic", password: "search-demo-password" };
+const CONTROL_PREFIX = "/__mock/";
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? "127.0.0.1";
+  const rootCa = createRootCa("Frontdoor Mock Root CA");
+  const frontdoor = new FrontdoorMock(options.frontdoor ?? {}, rootCa);
+  const edge = new EdgeMock({
+    adminUsername: DEMO_EDGE.username,
+    adminPassword: DEMO_EDGE.password,
+    ...options.edge,
+  } as ConstructorParameters<typeof EdgeMock>[0]);
+  const search = new SearchMock({
+    username: DEMO_SEARCH.username,
+    password: DEMO_SEARCH.password,
+    ...options.search,
+  } as ConstructorParameters<typeof SearchMock>[0]);
+  const faults = new FaultInjector();
+  const log: RequestLogEntry[] = [];
+
+  // Filled in once listening (the token URL needs the port).
+  const mock: MockServer = {
+    url: "",
+    credentials: {} as DemoCredentials,
+    faults,
+    log,
+    clearLog: () => {
+      log.length = 0;
+    },
+    frontdoor,
+    edge,
+    search,
+    close: async () => {},
+  };
+
+  const dispatch = async (req: MockRequest): Promise<MockResponse> => {
+    let response: MockResponse | undefined;
+    if (req.path.startsWith("/edge/")) response = await edge.handle(req);
+    else if (req.path.includes("/_search")) response = await search.handle(req);
+    else response = await frontdoor.handle(req);
+    return (
+      response ?? {
+        status: 404,
+        body: { error: "not_found", message: `no route for ${req.method} ${req.path}` },
+      }
+    );
+  };
+
+  const onRequest = async (incoming: http.IncomingMessage, res: http.ServerResponse) => {
+    const req = await toMockRequest(incoming);
+    if (req.path.startsWith(CONTROL_PREFIX)) {
+      send(res, await controlRequest(mock, req));
+      return;
+    }
+    const entry = logEntry(req);
+    log.push(entry);
+    const fault = faults.decide(req.method, req.path);
+    if (fault?.kind === "drop") {
+      incoming.socket.destroy();
+      return;
+    }
+    const refusal = fault && faultResponse(fault, req.path);
+    if (refusal) {
+      entry.status = refusal.status;
+      send(res, refusal);
+      return;
+    }
+    if (fault?.kind === "delay") await sleep(fault.delayMs);
+    const response = await dispatch(req).catch(internalError);
+    if (fault?.kind === "commit-then-drop") {
+      incoming.socket.destroy();
+      return;
+    }
+    entry.status = response.status;
+    send(res, response);
+  };
+
+  const listener = (incoming: http.IncomingMessage, res: http.ServerResponse) => {
+    onRequest(incoming, res).catch((error) => {
+      if (!res.headersSent) send(res, internalError(error));
+    });
+  };
+
+  let server: http.Server | https.Server;
+  if (options.tls) {
+    const { certificatePem, privateKeyPem } = issueServerCertificate(rootCa, uniqueHosts(host));
+    server = https.createServer(
+      { key: privateKeyPem, cert: certificatePem, requestCert: true, rejectUnauthorized: false },
+      listener,
+    );
+    mock.caPem = rootCa.certificatePem;
+  } else {
+    server = http.createServer(listener);
+  }
+
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  mock.url = `${options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  mock.credentials = {
+    frontdoorId: FRONTDOOR_DEMO.frontdoorId,
+    frontdoorToken: FRONTDOOR_DEMO.frontdoorToken,
+    otherFrontdoorId: FRONTDOOR_DEMO.otherFrontdoorId,
+    clientId: FRONTDOOR_DEMO.clientId,
+    clientSecret: FRONTDOOR_DEMO.clientSecret,
+    tokenUrl: `${mock.url}/oauth2/token`,
+    edgeUsername: DEMO_EDGE.username,
+    edgePassword: DEMO_EDGE.password,
+    searchUsername: DEMO_SEARCH.username,
+    searchPassword: DEMO_SEARCH.password,
+  };
+  mock.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  return mock;
+}
+
+function uniqueHosts(host: string): string[] {
+  return [...new Set([host, "localhost", "127.0.0.1"])];
+}
+
+async function toMockRequest(incoming: http.IncomingMessage): Promise<MockRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  const url = new URL(incoming.url ?? "/", "http://mock.invalid");
+  const req: MockRequest = {
+    method: (incoming.method ?? "GET").toUpperCase(),
+    path: url.pathname,
+    query: url.searchParams,
+    headers: incoming.headers,
+    body: Buffer.concat(chunks),
+  };
+  const socket = incoming.socket as TLSSocket;
+  if (typeof socket.getPeerCertificate === "function") {
+    const certificate = socket.getPeerCertificate();
+    if (certificate && Object.keys(certificate).length > 0) req.clientCertificate = certificate;
+  }
+  return req;
+}
+
+function send(res: http.ServerResponse, response: MockResponse): void {
+  const headers: Record<string, string> = { ...response.headers };
+  let payload: Buffer | string | undefined;
+  if (response.body === undefined || response.status === 204) {
+    payload = undefined;
+  } else if (Buffer.isBuffer(response.body) || typeof response.body === "string") {
+    payload = response.body;
+    headers["content-type"] ??= "text/plain; charset=utf-8";
+  } else {
+    payload = JSON.stringify(response.body);
+    headers["content-type"] ??= "application/json";
+  }
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function internalError(error: unknown): MockResponse {
+  // The message names the failure, never request data (which may hold secrets).
+  const name = error instanceof Error ? error.name : "Error";
+  return { status: 500, body: { error: "internal_error", message: `mock server failure (${name})` } };
+}
+
+/** 429 / 503 answers in the error shape of the API the path belongs to. */
+function faultResponse(fault: FaultDecision, path: string): MockResponse | undefined {
+  if (fault.kind !== "429" && fault.kind !== "503") return undefined;
+  const status = Number(fault.kind);
+  const retryAfter =
+    fault.kind === "429" ? (fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS) : fault.retryAfterSeconds;
+  const headers: Record<string, string> =
+    retryAfter === undefined ? {} : { "retry-after": String(retryAfter) };
+  const message = status === 429 ? "too many requests" : "service unavailable";
+  if (path.startsWith("/edge/")) {
+    const code = status === 429 ? "RATE_LIMITED" : "SERVICE_UNAVAILABLE";
+    return { status, headers, body: { error: { code, message, requestId: `mock-${Date.now()}` }, meta: {} } };
+  }
+  const error = status === 429 ? "too_many_requests" : "service_unavailable";
+  return { status, headers, body: { error, message } };
+}
+
+// ---- request log (secrets redacted, so the demo and tests may print it) ----
+
+const REDACTED = "[redacted]";
+const SECRET_KEY = /secret|password|passphrase|api_?key|token|jwt|private|^ott$/i;
+
+function logEntry(req: MockRequest): RequestLogEntry {
+  const entry: RequestLogEntry = {
+    method: req.method,
+    path: redactPath(req.path),
+    status: 0,
+    at: new Date().toISOString(),
+  };
+  const query = req.query.toString();
+  if (query) entry.query = query;
+  if (req.body.length > 0) entry.body = redactBody(req.body.toString("utf8"), req.headers["content-type"]);
+  return entry;
+}
+
+function redactPath(path: string): string {
+  return path.replace(/\/(by-token|token)\/[^/]+/g, `/$1/${REDACTED}`);
+}
+
+function redactJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactJson);
+  if (typeof value === "string") return value.includes("PRIVATE KEY") ? REDACTED : value;
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REDACTED : redactJson(item)]),
+  );
+}
+
+function redactBody(text: string, contentType: string | undefined): string {
+  if (text.includes("PRIVATE KEY")) return REDACTED;
+  if (contentType?.startsWith("application/x-www-form-urlencoded")) {
+    const form = new URLSearchParams(text);
+    for (const key of [...form.keys()]) if (SECRET_KEY.test(key)) form.set(key, REDACTED);
+    return form.toString();
+  }
+  try {
+    return JSON.stringify(redactJson(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+// ---- /__mock/ control interface ----
+
+const controlError = (status: number, message: string): MockResponse => ({
+  status,
+  body: { error: message },
+});
+
+function controlJson(req: MockRequest): Record<string, any> {
+  const text = req.body.toString("utf8");
+  const value = text ? JSON.parse(text) : {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("body must be a JSON object");
+  return value;
+}
+
+async function controlRequest(mock: MockServer, req: MockRequest): Promise<MockResponse> {
+  try {
+    return controlRoute(mock, req) ?? controlError(404, `no control route ${req.method} ${req.path}`);
+  } catch (error) {
+    return controlError(400, error instanceof Error ? error.message : "bad control request");
+  }
+}
+
+function controlRoute(mock: MockServer, req: MockRequest): MockResponse | undefined {
+  const route = `${req.method} ${req.path.slice(CONTROL_PREFIX.length - 1)}`;
+  switch (route) {
+    case "POST /faults": {
+      const { pathRegex, path, ...rest } = controlJson(req);
+      const rule: FaultRule = { ...(rest as FaultRule), path: pathRegex ? new RegExp(path) : path };
+      mock.faults.inject(rule);
+      return { status: 204 };
+    }
+    case "POST /faults/random":
+      mock.faults.random(controlJson(req) as Parameters<FaultInjector["random"]>[0]);
+      return { status: 204 };
+    case "DELETE /faults":
+      mock.faults.clear();
+      return { status: 204 };
+    case "GET /log":
+      return { status: 200, body: mock.log };
+    case "DELETE /log":
+      mock.clearLog();
+      return { status: 204 };
+    case "GET /credentials":
+      return { status: 200, body: { url: mock.url, ...mock.credentials, caPem: mock.caPem } };
+    case "POST /frontdoor/tokens": {
+      const body = controlJson(req);
+      return { status: 201, body: { token: mock.frontdoor.issueToken(body as any) } };
+    }
+  }
+  return frontdoorControl(mock.frontdoor, req);
+}
+
+/** `/__mock/frontdoor/{fd}/{collection}/{id}`: read or change Frontdoor objects behind the API's back. */
+function frontdoorControl(frontdoor: FrontdoorMock, req: MockRequest): MockResponse | undefined {
+  const match = /^\/__mock\/frontdoor\/([^/]+)\/([^/]+)\/([^/]+)(\/status)?$/.exec(req.path);
+  if (!match) return undefined;
+  const [, fd, collection, id, statusSuffix] = match.map((part) => part && decodeURIComponent(part));
+  if (!isCollection(collection)) return controlError(404, `unknown collection ${collection}`);
+  const missing = controlError(404, `${collection}/${id} not found in frontdoor ${fd}`);
+  if (statusSuffix) {
+    if (req.method !== "POST" || collection !== "custom-frontends") return undefined;
+    if (!frontdoor.get(fd, collection, id)) return missing;
+    frontdoor.setCustomFrontendStatus(fd, id, controlJson(req).status);
+    return { status: 200, body: frontdoor.get(fd, collection, id) };
+  }
+  const target = collection as Collection;
+  switch (req.method) {
+    case "GET": {
+      const record = frontdoor.get(fd, target, id);
+      return record ? { status: 200, body: record } : missing;
+    }
+    case "PATCH": {
+      const record = frontdoor.patch(fd, target, id, controlJson(req));
+      return record ? { status: 200, body: record } : missing;
+    }
+    case "DELETE":
+      return frontdoor.remove(fd, target, id) ? { status: 204 } : missing;
+  }
+  return undefined;
+}

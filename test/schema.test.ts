@@ -1,0 +1,50 @@
+// schema.json is generated from the zod definitions; the committed file must be exactly what the
+// generator produces, and it must be a valid Pulumi package schema.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { resourceDefinitions } from "../provider/resources";
+import { buildSchema } from "../provider/schema";
+import { secretPaths } from "../provider/shape";
+
+const root = path.resolve(__dirname, "..");
+const committed = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+
+describe("schema.json", () => {
+  it("is what `npm run schema` generates from the zod definitions", () => {
+    assert.deepEqual(
+      committed,
+      JSON.parse(JSON.stringify(buildSchema(version))),
+      "run `npm run schema` and commit",
+    );
+  });
+
+  it("validates against Pulumi's package metaschema", () => {
+    const metaschemaPath = path.resolve(root, "../shared/specs/pulumi-package-metaschema.json");
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    const validate = ajv.compile(JSON.parse(fs.readFileSync(metaschemaPath, "utf8")));
+    assert.ok(validate(committed), JSON.stringify(validate.errors, null, 2));
+  });
+
+  it("describes every resource kind, with its required inputs and replace-on-change fields", () => {
+    for (const def of resourceDefinitions) {
+      const spec = committed.resources[`frontdoor:index:${def.kind}`];
+      assert.ok(spec, `${def.kind} missing`);
+      assert.ok(spec.description.length > 20, `${def.kind} has no description`);
+      for (const name of def.replaceOnChanges ?? []) {
+        assert.equal(spec.inputProperties[name].willReplaceOnChanges, true, `${def.kind}.${name}`);
+      }
+      for (const name of def.secretOutputs ?? []) assert.equal(spec.properties[name].secret, true);
+    }
+  });
+
+  it("marks secret fields, including nested ones", () => {
+    const oidc = committed.types["frontdoor:index:OidcData"];
+    assert.equal(oidc.properties.client_secret.secret, true);
+    assert.equal(committed.config.variables.token.secret, true);
+    const authProvider = resourceDefinitions.find((d) => d.kind === "AuthProvider")!;
+    assert.deepEqual(secretPaths(authProvider.inputs).sort(), ["data.api_key", "data.client_secret"]);
+  });
+});

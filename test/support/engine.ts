@@ -1,0 +1,42 @@
+// Calls the provider's host entry points directly (the functions the dynamic-provider host calls),
+// configured for a mock server. Fast tests of resource behaviour; the harness tests cover the host.
+import * as engine from "../../provider/engine";
+import type { Props } from "../../provider/resource";
+import type { MockServer } from "../mock/server";
+
+export function mockConfig(mock: MockServer): Record<string, string> {
+  return {
+    "frontdoor:apiUrl": mock.url,
+    "frontdoor:frontdoorId": mock.credentials.frontdoorId,
+    "frontdoor:token": mock.credentials.frontdoorToken,
+    "frontdoor:edgeUrl": mock.url,
+    "frontdoor:edgeUsername": mock.credentials.edgeUsername,
+    "frontdoor:edgePassword": mock.credentials.edgePassword,
+    "frontdoor:searchUrl": mock.url,
+    "frontdoor:searchUsername": mock.credentials.searchUsername,
+    "frontdoor:searchPassword": mock.credentials.searchPassword,
+    "frontdoor:maxRetries": "4",
+    ...(mock.caPem ? { "frontdoor:caBundle": mock.caPem } : {}),
+  };
+}
+
+export async function configureFor(config: Record<string, string>): Promise<void> {
+  await engine.configure({ get: (key) => config[key] });
+}
+
+/** check + create, as `up` does for a new resource; fails on check failures. */
+export async function createChecked(kind: string, news: Props): Promise<{ id: string; outs: Props }> {
+  const checked = await engine.check(kind, {}, news);
+  if (checked.failures.length) throw new Error(checked.failures.map((f) => f.reason).join("; "));
+  return engine.create(kind, checked.inputs);
+}
+
+/** check + diff + update, as `up` does for a changed resource. */
+export async function updateChecked(kind: string, id: string, olds: Props, news: Props) {
+  const checked = await engine.check(kind, olds, news);
+  if (checked.failures.length) throw new Error(checked.failures.map((f) => f.reason).join("; "));
+  const diff = await engine.diff(kind, id, olds, checked.inputs);
+  return { diff, result: diff.changes ? await engine.update(kind, id, olds, checked.inputs) : undefined };
+}
+
+export { engine };
