@@ -107,7 +107,8 @@ export class HttpClient {
         // A POST that may have reached the server is not retried blindly: the caller decides
         // (look the object up and adopt it, or report what exists).
         if (error.ambiguous && opts.method === "POST") throw error;
-        if (!this.mayRetry(attempt, started)) throw error;
+        // A certificate that does not verify will not verify on the next attempt either.
+        if (isTlsFailure(err) || !this.mayRetry(attempt, started)) throw error;
         const delay = backoffDelay(this.retry, attempt);
         debug(`${opts.method} ${opts.path}: ${error.serverMessage}; retry ${attempt} in ${delay} ms`);
         await sleep(delay);
@@ -178,7 +179,7 @@ export class HttpClient {
     const beforeSend = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"].includes(
       e.code ?? "",
     );
-    const tlsHint = /certificate|self[- ]signed|CERT_/i.test(`${e.code} ${e.message}`)
+    const tlsHint = isTlsFailure(err)
       ? " (TLS verification failed: configure the server's CA bundle, e.g. frontdoor:caBundle)"
       : "";
     return new ApiError({
@@ -191,6 +192,11 @@ export class HttpClient {
       ambiguous: !beforeSend && !tlsHint,
     });
   }
+}
+
+function isTlsFailure(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return /certificate|self[- ]signed|CERT_/i.test(`${e.code} ${e.message}`);
 }
 
 function parseBody(text: string): unknown {
