@@ -1,17 +1,248 @@
-// Placeholder: the OpenZiti Edge management API mock is being written (owned by the edge-mock work).
+// The OpenZiti Edge management API mock (base path /edge/management/v1): an independent
+// implementation of the controller contract (it imports nothing from provider/ or sdk/), with
+// the real controller's quirks. See README.md in this folder for what it covers.
+import { swaggerConformance, validateRequest, validateResponse } from "../../conformance/swagger";
 import type { MockApi, MockRequest, MockResponse } from "../types";
+import { ApiError, BASE_PATH, notFound } from "./envelope";
+import { fingerprint as fingerprintOf, issueCertificate } from "./pki";
+import { AuthPolicies } from "./resources/auth-policies";
+import { Cas } from "./resources/cas";
+import { EdgeRouterPolicies } from "./resources/edge-router-policies";
+import { Identities } from "./resources/identities";
+import { matchRoute, type Route } from "./routes";
+import { SESSION_HEADER, Sessions } from "./sessions";
+import { EdgeState } from "./state";
+import type { BaseRecord, Collection } from "./store";
+import { newTotpSecret } from "./totp";
 
 export interface EdgeMockOptions {
-  /** Username and password of the built-in admin identity. */
+  /** Username and password of the built-in admin identity ("Default Admin"). */
   adminUsername: string;
   adminPassword: string;
   /** API session lifetime (sliding), seconds. Default 1800. */
   sessionTtlSeconds?: number;
+  /**
+   * Check every request body against the controller's swagger and record violations in
+   * `conformanceViolations` (requests are still served, as far as the mock's own checks allow).
+   */
+  validateRequests?: boolean;
+  /** Same for every response the mock sends. */
+  validateResponses?: boolean;
+}
+
+/** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
+export type EdgeCollectionName =
+  | "identities"
+  | "auth-policies"
+  | "edge-router-policies"
+  | "cas"
+  | "authenticators"
+  | "enrollments";
+
+/** A stored record as the in-process helpers return it: API field names, plain JSON values. */
+export type EdgeRecord = BaseRecord & Record<string, unknown>;
+
+export interface AddAdminOptions {
+  username: string;
+  password: string;
+  /** Give the identity TOTP MFA with this base32 secret: its sessions must then pass MFA. */
+  totpSecretBase32?: string;
+  /** Identity name; defaults to the username. */
+  name?: string;
+}
+
+export interface IssuedAdminCertificate {
+  certPem: string;
+  keyPem: string;
+  /** SHA-1 of the DER, lowercase hex: the cert authenticator's fingerprint. */
+  fingerprint: string;
 }
 
 export class EdgeMock implements MockApi {
-  constructor(readonly options: EdgeMockOptions) {}
-  handle(_req: MockRequest): MockResponse | undefined {
-    return undefined;
+  /** Swagger violations seen with `validateRequests` / `validateResponses`. */
+  readonly conformanceViolations: string[] = [];
+  private readonly state: EdgeState;
+  private readonly sessions: Sessions;
+  private readonly routes: Route[];
+
+  constructor(readonly options: EdgeMockOptions) {
+    this.state = new EdgeState(options.adminUsername, options.adminPassword);
+    this.sessions = new Sessions(this.state, options.sessionTtlSeconds ?? 1800);
+    this.routes = [
+      ...this.sessions.routes(),
+      ...new Identities(this.state).routes(),
+      ...new AuthPolicies(this.state).routes(),
+      ...new EdgeRouterPolicies(this.state).routes(),
+      ...new Cas(this.state).routes(),
+    ];
+  }
+
+  handle(req: MockRequest): MockResponse | undefined {
+    if (!req.path.startsWith("/edge/")) return undefined;
+    const response = this.serve(req);
+    // Unknown paths (404) have no operation to check against.
+    if (this.options.validateResponses && swaggerConformance().findOperation(req.method, req.path)) {
+      const violations = validateResponse(req.method, req.path, response.status, response.body);
+      this.conformanceViolations.push(...violations);
+    }
+    return response;
+  }
+
+  private serve(req: MockRequest): MockResponse {
+    try {
+      const subPath = req.path.startsWith(`${BASE_PATH}/`)
+        ? req.path.slice(BASE_PATH.length).replace(/\/+$/, "")
+        : undefined;
+      if (!subPath) throw notFound();
+      const match = matchRoute(this.routes, req.method, subPath);
+      if (match === undefined) throw notFound();
+      if (match === "methodMismatch") {
+        throw new ApiError(
+          405,
+          "METHOD_NOT_ALLOWED",
+          "The resource requested does not support this HTTP verb",
+        );
+      }
+      const body = parseBody(req);
+      if (this.options.validateRequests && (body !== undefined || hasBodyVerb(req.method))) {
+        this.conformanceViolations.push(...validateRequest(req.method, req.path, body));
+      }
+      const access = match.route.access;
+      const session =
+        access === "public"
+          ? undefined
+          : this.sessions.resolve(header(req, SESSION_HEADER), access === "full");
+      if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
+        throw new ApiError(
+          401,
+          "UNAUTHORIZED",
+          "The request could not be completed. The session is not authorized or the credentials are invalid",
+        );
+      }
+      const host = header(req, "host") ?? "127.0.0.1";
+      return match.route.handle({ req, params: match.params, body, session, issuer: `https://${host}` });
+    } catch (error) {
+      if (error instanceof ApiError) return error.toResponse();
+      return new ApiError(500, "UNHANDLED", `the mock failed: ${(error as Error).message}`).toResponse();
+    }
+  }
+
+  // ---- Test helpers (in-process; they do not go through HTTP) ----
+
+  /** The id of the built-in "Default Admin" identity. */
+  get defaultAdminId(): string {
+    return this.state.defaultAdmin.id;
+  }
+
+  /** Public key (PEM) that verifies the RS256 enrollment JWTs. */
+  get enrollmentJwtPublicKeyPem(): string {
+    return this.state.jwt.publicKeyPem;
+  }
+
+  /** Adds an admin identity with a password (updb) authenticator, optionally with TOTP MFA. */
+  addAdmin(options: AddAdminOptions): { identityId: string } {
+    const name = options.name ?? options.username;
+    this.state.identities.assertUniqueName(name);
+    const identity = this.state.addIdentity({
+      name,
+      isAdmin: true,
+      mfaSecret: options.totpSecretBase32,
+    });
+    this.state.addUpdb(identity.id, options.username, options.password);
+    return { identityId: identity.id };
+  }
+
+  /** Turns on TOTP MFA for an identity; returns the base32 secret (a new one unless given). */
+  enableMfa(identityId: string, secretBase32: string = newTotpSecret()): string {
+    this.state.identities.update(identityId, { mfaSecret: secretBase32 });
+    return secretBase32;
+  }
+
+  /**
+   * A self-signed client certificate (CN = admin username) registered as a `cert` authenticator
+   * of the default admin, for `POST /authenticate?method=cert` over mTLS.
+   */
+  issueAdminCertificate(): IssuedAdminCertificate {
+    const issued = issueCertificate({ commonName: this.options.adminUsername });
+    const authenticator = this.state.addCertAuthenticator(
+      this.state.defaultAdmin.id,
+      fingerprintOf(issued.cert),
+      issued.certPem,
+    );
+    return {
+      certPem: issued.certPem,
+      keyPem: issued.keyPem,
+      fingerprint: authenticator.fingerprint as string,
+    };
+  }
+
+  /** Ends every API session at once (as a controller restart would): next calls get 401. */
+  expireAllSessions(): void {
+    this.state.sessions.clear();
+  }
+
+  /** A copy of a stored record (field names as in the API), or undefined. */
+  get(collection: EdgeCollectionName, id: string): EdgeRecord | undefined {
+    const record = this.collection(collection).find(id);
+    return record ? (structuredClone(record) as EdgeRecord) : undefined;
+  }
+
+  /** Copies of all records of a collection, in creation order. */
+  list(collection: EdgeCollectionName): EdgeRecord[] {
+    return this.collection(collection)
+      .all()
+      .map((r) => structuredClone(r) as EdgeRecord);
+  }
+
+  /**
+   * Changes stored fields behind the API's back (as another admin would), bumping updatedAt.
+   * Values are stored as given: no validation, no role sorting.
+   */
+  patch(collection: EdgeCollectionName, id: string, fields: Record<string, unknown>): void {
+    this.collection(collection).update(id, fields);
+  }
+
+  /** Deletes a record behind the API's back; whether it existed. */
+  remove(collection: EdgeCollectionName, id: string): boolean {
+    if (collection === "identities" && this.state.identities.find(id)) {
+      this.state.deleteIdentity(id);
+      return true;
+    }
+    return this.collection(collection).delete(id);
+  }
+
+  private collection(name: EdgeCollectionName): Collection<BaseRecord> {
+    const collections: Record<EdgeCollectionName, Collection<BaseRecord>> = {
+      identities: this.state.identities as unknown as Collection<BaseRecord>,
+      "auth-policies": this.state.authPolicies as unknown as Collection<BaseRecord>,
+      "edge-router-policies": this.state.edgeRouterPolicies as unknown as Collection<BaseRecord>,
+      cas: this.state.cas as unknown as Collection<BaseRecord>,
+      authenticators: this.state.authenticators as unknown as Collection<BaseRecord>,
+      enrollments: this.state.enrollments as unknown as Collection<BaseRecord>,
+    };
+    const collection = collections[name];
+    if (!collection) throw new Error(`unknown edge collection '${name}'`);
+    return collection;
+  }
+}
+
+function header(req: MockRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function hasBodyVerb(method: string): boolean {
+  return method === "POST" || method === "PUT" || method === "PATCH";
+}
+
+/** JSON bodies are parsed; text/plain (CA verification) stays text; empty is undefined. */
+function parseBody(req: MockRequest): unknown {
+  if (req.body.length === 0) return undefined;
+  const text = req.body.toString("utf8");
+  if ((header(req, "content-type") ?? "").toLowerCase().startsWith("text/plain")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "COULD_NOT_PARSE_BODY", "The body of the request could not be parsed");
   }
 }

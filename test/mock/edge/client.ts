@@ -1,0 +1,95 @@
+// A tiny HTTPS/HTTP client for tests of the edge mock: real requests on loopback, optional client
+// certificate (mTLS), and a swagger conformance check of every response it receives.
+import http from "node:http";
+import https from "node:https";
+import { validateResponse } from "../../conformance/swagger";
+import { BASE_PATH } from "./envelope";
+
+export interface EdgeReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON (or the text when not JSON): tests read arbitrary fields of it. */
+  body: any;
+}
+
+export interface CallOptions {
+  /** JSON body. */
+  body?: unknown;
+  /** Raw text body sent as text/plain (CA verification). */
+  text?: string;
+  /** Session token; defaults to the client's own (`login`), `null` sends none. */
+  token?: string | null;
+  /** Client certificate and key (PEM) for this call. */
+  cert?: string;
+  key?: string;
+}
+
+export class EdgeClient {
+  token?: string;
+  /** Swagger violations of the responses received so far. */
+  readonly violations: string[] = [];
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly caPem?: string,
+  ) {}
+
+  /** `path` is below the base path, e.g. `/identities?limit=5`. */
+  call(method: string, path: string, options: CallOptions = {}): Promise<EdgeReply> {
+    const url = new URL(`${BASE_PATH}${path}`, this.baseUrl);
+    const headers: Record<string, string> = { accept: "application/json" };
+    const token = options.token === undefined ? this.token : options.token;
+    if (token) headers["zt-session"] = token;
+    let payload: string | undefined;
+    if (options.text !== undefined) {
+      payload = options.text;
+      headers["content-type"] = "text/plain";
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    const transport = url.protocol === "https:" ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = transport.request(
+        url,
+        {
+          method,
+          headers,
+          ca: this.caPem,
+          cert: options.cert,
+          key: options.key,
+          // A fresh connection per call, so a client certificate is never reused by accident.
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let body: unknown = text;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON: keep the text
+            }
+            const status = res.statusCode ?? 0;
+            this.violations.push(...validateResponse(method, url.pathname, status, body));
+            resolve({ status, headers: res.headers, body });
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  /** Password login; keeps the session token for later calls. */
+  async login(username: string, password: string): Promise<EdgeReply> {
+    const reply = await this.call("POST", "/authenticate?method=password", {
+      body: { username, password },
+      token: null,
+    });
+    if (reply.status === 200) this.token = reply.body.data.token;
+    return reply;
+  }
+}

@@ -1,0 +1,180 @@
+// /auth-policies: CRUD and list. The `default` policy always exists and can not be deleted; a
+// policy in use by identities answers 409 on delete. PATCH reproduces a real controller bug: a
+// PATCH that carries `primary` resets every nested primary field it did not send to its zero
+// value (false, 0, []), so clients must PUT.
+import type { MockResponse } from "../../types";
+import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
+import { listQuery } from "../query";
+import { type Route, type RouteContext, route } from "../routes";
+import {
+  type AuthPolicyPrimary,
+  type AuthPolicyRecord,
+  DEFAULT_AUTH_POLICY_ID,
+  type EdgeState,
+} from "../state";
+import { asObject, type Body, bool, int, object, str, stringList, tags } from "../validate";
+
+const UPDB_INTEGERS = ["minPasswordLength", "maxAttempts", "lockoutDurationMinutes"] as const;
+const UPDB_BOOLEANS = ["allowed", "requireSpecialChar", "requireNumberChar", "requireMixedCase"] as const;
+
+function zeroPrimary(): AuthPolicyPrimary {
+  return {
+    cert: { allowed: false, allowExpiredCerts: false },
+    extJwt: { allowed: false, allowedSigners: [] },
+    updb: {
+      allowed: false,
+      minPasswordLength: 0,
+      requireSpecialChar: false,
+      requireNumberChar: false,
+      requireMixedCase: false,
+      maxAttempts: 0,
+      lockoutDurationMinutes: 0,
+    },
+  };
+}
+
+/**
+ * Reads `primary` onto `base`: with `required`, every nested field must be present (create/PUT);
+ * without, only the fields present are applied (PATCH).
+ */
+function readPrimary(primary: Body, base: AuthPolicyPrimary, required: boolean): AuthPolicyPrimary {
+  const out = structuredClone(base);
+  const rule = { required, nullable: !required };
+  const cert = object(primary, "cert", rule, "primary");
+  if (cert) {
+    out.cert.allowed = bool(cert, "allowed", rule, "primary.cert") ?? out.cert.allowed;
+    out.cert.allowExpiredCerts =
+      bool(cert, "allowExpiredCerts", rule, "primary.cert") ?? out.cert.allowExpiredCerts;
+  }
+  const extJwt = object(primary, "extJwt", rule, "primary");
+  if (extJwt) {
+    out.extJwt.allowed = bool(extJwt, "allowed", rule, "primary.extJwt") ?? out.extJwt.allowed;
+    out.extJwt.allowedSigners =
+      stringList(extJwt, "allowedSigners", rule, "primary.extJwt") ?? out.extJwt.allowedSigners;
+  }
+  const updb = object(primary, "updb", rule, "primary");
+  if (updb) {
+    for (const field of UPDB_BOOLEANS) {
+      out.updb[field] = bool(updb, field, rule, "primary.updb") ?? out.updb[field];
+    }
+    for (const field of UPDB_INTEGERS) {
+      out.updb[field] = int(updb, field, { ...rule, min: 0 }, "primary.updb") ?? out.updb[field];
+    }
+  }
+  return out;
+}
+
+function readSecondary(
+  secondary: Body,
+  base: AuthPolicyRecord["secondary"],
+  required: boolean,
+): AuthPolicyRecord["secondary"] {
+  const requireTotp = bool(secondary, "requireTotp", { required, nullable: !required }, "secondary");
+  const signer =
+    "requireExtJwtSigner" in secondary
+      ? (str(secondary, "requireExtJwtSigner", { nullable: true }, "secondary") ?? null)
+      : base.requireExtJwtSigner;
+  return { requireTotp: requireTotp ?? base.requireTotp, requireExtJwtSigner: signer };
+}
+
+export class AuthPolicies {
+  constructor(private readonly state: EdgeState) {}
+
+  routes(): Route[] {
+    return [
+      route("GET", "/auth-policies", "full", (ctx) => this.list(ctx)),
+      route("POST", "/auth-policies", "full", (ctx) => this.create(ctx)),
+      route("GET", "/auth-policies/{id}", "full", (ctx) => this.detail(ctx)),
+      route("PATCH", "/auth-policies/{id}", "full", (ctx) => this.patch(ctx)),
+      route("PUT", "/auth-policies/{id}", "full", (ctx) => this.put(ctx)),
+      route("DELETE", "/auth-policies/{id}", "full", (ctx) => this.remove(ctx)),
+    ];
+  }
+
+  private list(ctx: RouteContext): MockResponse {
+    const page = listQuery(this.state.authPolicies, ctx.req.query);
+    return ok(page.items.map(render), page.meta);
+  }
+
+  private detail(ctx: RouteContext): MockResponse {
+    return ok(render(this.state.authPolicies.require(ctx.params.id)));
+  }
+
+  private create(ctx: RouteContext): MockResponse {
+    const fields = readFull(asObject(ctx.body));
+    this.state.authPolicies.assertUniqueName(fields.name);
+    const policy = this.state.authPolicies.insert(fields);
+    return created("auth-policies", policy.id);
+  }
+
+  private put(ctx: RouteContext): MockResponse {
+    const policy = this.state.authPolicies.require(ctx.params.id);
+    const fields = readFull(asObject(ctx.body));
+    this.state.authPolicies.assertUniqueName(fields.name, policy.id);
+    this.state.authPolicies.replace(policy.id, fields);
+    return empty();
+  }
+
+  private patch(ctx: RouteContext): MockResponse {
+    const policy = this.state.authPolicies.require(ctx.params.id);
+    const body = asObject(ctx.body);
+    const changes: Partial<AuthPolicyRecord> = {};
+    const name = str(body, "name", { nullable: true });
+    if (name !== undefined) {
+      this.state.authPolicies.assertUniqueName(name, policy.id);
+      changes.name = name;
+    }
+    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+    const primary = object(body, "primary", { nullable: true });
+    // The bug: the patch is applied to a zero-valued primary, not to the stored one.
+    if (primary) changes.primary = readPrimary(primary, zeroPrimary(), false);
+    const secondary = object(body, "secondary", { nullable: true });
+    if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
+    this.state.authPolicies.update(policy.id, changes);
+    return empty();
+  }
+
+  private remove(ctx: RouteContext): MockResponse {
+    const policy = this.state.authPolicies.require(ctx.params.id);
+    if (policy.id === DEFAULT_AUTH_POLICY_ID) {
+      throw invalidField("id", "the default auth policy can not be deleted", policy.id);
+    }
+    const users = this.state.identities.all().filter((i) => i.authPolicyId === policy.id);
+    if (users.length > 0) {
+      const names = users.map((i) => `${i.id} (${i.name})`).join(", ");
+      throw new ApiError(
+        409,
+        "CAN_NOT_DELETE_REFERENCED_ENTITY",
+        `the entity cannot be deleted because it is referenced by another entity: auth policy ${policy.id} is referenced by identities [${names}]`,
+        { field: "id", reason: `referenced by identities [${names}]`, value: policy.id },
+      );
+    }
+    this.state.authPolicies.delete(policy.id);
+    return empty();
+  }
+}
+
+function readFull(body: Body): Omit<AuthPolicyRecord, "id" | "createdAt" | "updatedAt"> {
+  const name = str(body, "name", { required: true }) as string;
+  const primary = object(body, "primary", { required: true }) as Body;
+  const secondary = object(body, "secondary", { required: true }) as Body;
+  return {
+    name,
+    tags: tags(body, "tags") ?? {},
+    primary: readPrimary(primary, zeroPrimary(), true),
+    secondary: readSecondary(secondary, { requireTotp: false, requireExtJwtSigner: null }, true),
+  };
+}
+
+function render(policy: AuthPolicyRecord): Record<string, unknown> {
+  return {
+    id: policy.id,
+    createdAt: policy.createdAt,
+    updatedAt: policy.updatedAt,
+    _links: selfLink("auth-policies", policy.id),
+    tags: policy.tags ?? {},
+    name: policy.name,
+    primary: structuredClone(policy.primary),
+    secondary: { ...policy.secondary },
+  };
+}

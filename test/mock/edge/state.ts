@@ -1,0 +1,253 @@
+// The edge mock's state: its collections, API sessions and signing keys, plus the records every
+// controller starts with (the default admin identity and the `default` auth policy).
+import { randomUUID } from "node:crypto";
+import { JwtSigner } from "./jwt";
+import { type BaseRecord, Collection } from "./store";
+
+export interface IdentityRecord extends BaseRecord {
+  name: string;
+  typeId: string;
+  isAdmin: boolean;
+  isDefaultAdmin: boolean;
+  authPolicyId: string;
+  externalId: string | null;
+  defaultHostingCost: number;
+  defaultHostingPrecedence: string;
+  serviceHostingCosts: Record<string, number>;
+  serviceHostingPrecedences: Record<string, string>;
+  roleAttributes: string[] | null;
+  permissions: string[];
+  appData: Record<string, unknown>;
+  disabled: boolean;
+  /** Base32 TOTP secret when the identity has completed MFA enrollment. */
+  mfaSecret?: string;
+}
+
+export interface AuthenticatorRecord extends BaseRecord {
+  identityId: string;
+  method: "updb" | "cert";
+  username?: string;
+  /** Kept in memory only; never rendered. */
+  password?: string;
+  fingerprint?: string;
+  certPem?: string;
+  /** The CA through which a cert authenticator was created (deleted with the CA). */
+  caId?: string;
+}
+
+export interface EnrollmentRecord extends BaseRecord {
+  identityId: string;
+  method: "ott" | "ottca" | "updb";
+  token: string;
+  jwt: string;
+  expiresAt: string;
+  caId: string | null;
+  username?: string;
+}
+
+export interface AuthPolicyRecord extends BaseRecord {
+  name: string;
+  primary: AuthPolicyPrimary;
+  secondary: { requireTotp: boolean; requireExtJwtSigner: string | null };
+}
+
+export interface AuthPolicyPrimary {
+  cert: { allowed: boolean; allowExpiredCerts: boolean };
+  extJwt: { allowed: boolean; allowedSigners: string[] };
+  updb: {
+    allowed: boolean;
+    minPasswordLength: number;
+    requireSpecialChar: boolean;
+    requireNumberChar: boolean;
+    requireMixedCase: boolean;
+    maxAttempts: number;
+    lockoutDurationMinutes: number;
+  };
+}
+
+export interface EdgeRouterPolicyRecord extends BaseRecord {
+  name: string;
+  semantic: string;
+  identityRoles: string[];
+  edgeRouterRoles: string[];
+  isSystem: boolean;
+}
+
+export interface CaRecord extends BaseRecord {
+  name: string;
+  certPem: string;
+  fingerprint: string;
+  verificationToken: string;
+  isVerified: boolean;
+  isAuthEnabled: boolean;
+  isAutoCaEnrollmentEnabled: boolean;
+  isOttCaEnrollmentEnabled: boolean;
+  identityRoles: string[];
+  identityNameFormat: string;
+  externalIdClaim?: Record<string, unknown>;
+}
+
+export interface ApiSession {
+  id: string;
+  token: string;
+  identityId: string;
+  authenticatorId: string;
+  createdAt: string;
+  updatedAt: string;
+  lastActivityAt: string;
+  /** Epoch ms; extended by the TTL on each authenticated call. */
+  expiresAtMs: number;
+  isMfaRequired: boolean;
+  isMfaComplete: boolean;
+  ipAddress: string;
+  configTypes: string[];
+}
+
+export const DEFAULT_AUTH_POLICY_ID = "default";
+
+export class EdgeState {
+  readonly identities = new Collection<IdentityRecord>("identities", [
+    "id",
+    "name",
+    "typeId",
+    "isAdmin",
+    "isDefaultAdmin",
+    "authPolicyId",
+    "externalId",
+    "roleAttributes",
+    "disabled",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly authenticators = new Collection<AuthenticatorRecord>("authenticators", [
+    "id",
+    "identityId",
+    "method",
+    "username",
+    "fingerprint",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly enrollments = new Collection<EnrollmentRecord>("enrollments", [
+    "id",
+    "identityId",
+    "method",
+    "expiresAt",
+    "caId",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly authPolicies = new Collection<AuthPolicyRecord>("auth-policies", [
+    "id",
+    "name",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly edgeRouterPolicies = new Collection<EdgeRouterPolicyRecord>("edge-router-policies", [
+    "id",
+    "name",
+    "semantic",
+    "isSystem",
+    "identityRoles",
+    "edgeRouterRoles",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly cas = new Collection<CaRecord>("cas", [
+    "id",
+    "name",
+    "fingerprint",
+    "isVerified",
+    "isAuthEnabled",
+    "isAutoCaEnrollmentEnabled",
+    "isOttCaEnrollmentEnabled",
+    "identityRoles",
+    "createdAt",
+    "updatedAt",
+  ]);
+  /** API sessions by token. */
+  readonly sessions = new Map<string, ApiSession>();
+  readonly jwt = new JwtSigner();
+  readonly defaultAdmin: IdentityRecord;
+
+  constructor(adminUsername: string, adminPassword: string) {
+    this.authPolicies.insert({
+      id: DEFAULT_AUTH_POLICY_ID,
+      name: "Default",
+      tags: {},
+      primary: {
+        cert: { allowed: true, allowExpiredCerts: true },
+        extJwt: { allowed: true, allowedSigners: [] },
+        updb: {
+          allowed: true,
+          minPasswordLength: 5,
+          requireSpecialChar: false,
+          requireNumberChar: false,
+          requireMixedCase: false,
+          maxAttempts: 0,
+          lockoutDurationMinutes: 0,
+        },
+      },
+      secondary: { requireTotp: false, requireExtJwtSigner: null },
+    });
+    this.defaultAdmin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
+    this.addUpdb(this.defaultAdmin.id, adminUsername, adminPassword);
+  }
+
+  /** An identity with the controller's defaults for every field not given. */
+  addIdentity(fields: Partial<IdentityRecord> & { name: string }): IdentityRecord {
+    return this.identities.insert({ ...identityDefaults(), ...fields });
+  }
+
+  addUpdb(identityId: string, username: string, password: string): AuthenticatorRecord {
+    return this.authenticators.insert({ identityId, method: "updb", username, password, tags: {} });
+  }
+
+  addCertAuthenticator(
+    identityId: string,
+    fingerprint: string,
+    certPem: string,
+    caId?: string,
+  ): AuthenticatorRecord {
+    return this.authenticators.insert({ identityId, method: "cert", fingerprint, certPem, caId, tags: {} });
+  }
+
+  authenticatorsOf(identityId: string): AuthenticatorRecord[] {
+    return this.authenticators.all().filter((a) => a.identityId === identityId);
+  }
+
+  enrollmentsOf(identityId: string): EnrollmentRecord[] {
+    return this.enrollments.all().filter((e) => e.identityId === identityId);
+  }
+
+  /** Removes an identity with everything hanging off it (authenticators, enrollments, sessions). */
+  deleteIdentity(id: string): void {
+    for (const a of this.authenticatorsOf(id)) this.authenticators.delete(a.id);
+    for (const e of this.enrollmentsOf(id)) this.enrollments.delete(e.id);
+    for (const [token, s] of this.sessions) if (s.identityId === id) this.sessions.delete(token);
+    this.identities.delete(id);
+  }
+
+  newToken(): string {
+    return randomUUID();
+  }
+}
+
+export function identityDefaults(): Omit<IdentityRecord, "id" | "createdAt" | "updatedAt" | "name"> {
+  return {
+    typeId: "Default",
+    isAdmin: false,
+    isDefaultAdmin: false,
+    authPolicyId: DEFAULT_AUTH_POLICY_ID,
+    externalId: null,
+    defaultHostingCost: 0,
+    defaultHostingPrecedence: "default",
+    serviceHostingCosts: {},
+    serviceHostingPrecedences: {},
+    roleAttributes: null,
+    permissions: [],
+    appData: {},
+    tags: {},
+    disabled: false,
+  };
+}
