@@ -49,6 +49,8 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   read(ctx: ResourceContext, id: string, state: Props): Promise<O | undefined>;
   update(ctx: ResourceContext, id: string, olds: Props, news: I): Promise<O>;
   delete(ctx: ResourceContext, id: string, olds: Props): Promise<void>;
+  /** Ids of the existing objects (of `scope.frontdoorId` for Frontdoor kinds): for import snippets. */
+  list?(ctx: ResourceContext, scope: Props): Promise<string[]>;
   /** Looks an object up by its unique name, to adopt it after an ambiguous create. */
   findExisting?(ctx: ResourceContext, inputs: I): Promise<{ id: string; outs: O } | undefined>;
 }

@@ -51,6 +51,12 @@ export class FrontdoorCollection {
     });
   }
 
+  /** Ids of every object in the collection. */
+  async listIds(ctx: ResourceContext, scope: Props): Promise<string[]> {
+    const items = await ctx.frontdoor().listAll<ServerObject>(this.path(scope.frontdoorId), this.kind);
+    return items.map((item) => item.id);
+  }
+
   /** The object with this name (full representation), if any: adoption after an ambiguous create. */
   async findByName(ctx: ResourceContext, props: Props): Promise<ServerObject | undefined> {
     const items = await ctx
