@@ -38,12 +38,21 @@ export function variants(json: JsonSchema): JsonSchema[] {
   return alternatives ? alternatives.flatMap(variants) : [json];
 }
 
+/** Caches a derived value per schema: check and diff run for every resource on every `up`. */
+function memo<T>(derive: (schema: z.ZodType) => T): (schema: z.ZodType) => T {
+  const cached = new WeakMap<z.ZodType, T>();
+  return (schema) => {
+    if (!cached.has(schema)) cached.set(schema, derive(schema));
+    return cached.get(schema)!;
+  };
+}
+
 /** Top-level property names across all variants. */
-export function propertyNames(schema: z.ZodType): string[] {
+export const propertyNames = memo((schema): string[] => {
   const names = new Set<string>();
   for (const v of variants(jsonSchema(schema))) for (const k of Object.keys(v.properties ?? {})) names.add(k);
   return [...names];
-}
+});
 
 /** Follows a local `$ref` (`#/$defs/Name`, where zod puts schemas that have a meta id). */
 export function deref(json: JsonSchema, root: JsonSchema): JsonSchema {
@@ -54,7 +63,7 @@ export function deref(json: JsonSchema, root: JsonSchema): JsonSchema {
 }
 
 /** Dotted paths of properties marked `.meta({ secret: true })` (arrays step over their items). */
-export function secretPaths(schema: z.ZodType): string[] {
+export const secretPaths = memo((schema): string[] => {
   const paths = new Set<string>();
   const root = jsonSchema(schema);
   const walk = (node: JsonSchema, prefix: string) => {
@@ -67,7 +76,7 @@ export function secretPaths(schema: z.ZodType): string[] {
   };
   walk(root, "");
   return [...paths];
-}
+});
 
 /** The values found at the given dotted paths of an object (arrays are searched element-wise). */
 export function valuesAt(value: unknown, paths: string[]): unknown[] {

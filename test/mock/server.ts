@@ -68,6 +68,8 @@ export interface MockServer {
   frontdoor: FrontdoorMock;
   edge: EdgeMock;
   search: SearchMock;
+  /** Connection counters, e.g. to show that a client reuses its pooled sockets. */
+  stats: { connectionsOpened: number; openConnections: number; peakOpenConnections: number };
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     frontdoor,
     edge,
     search,
+    stats: { connectionsOpened: 0, openConnections: 0, peakOpenConnections: 0 },
     close: async () => {},
   };
 
@@ -170,7 +173,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const sockets = new Set<Socket>();
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    mock.stats.connectionsOpened++;
+    mock.stats.openConnections = sockets.size;
+    mock.stats.peakOpenConnections = Math.max(mock.stats.peakOpenConnections, sockets.size);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      mock.stats.openConnections = sockets.size;
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -351,6 +360,11 @@ function controlRoute(mock: MockServer, req: MockRequest): MockResponse | undefi
       return { status: 200, body: mock.log };
     case "DELETE /log":
       mock.clearLog();
+      return { status: 204 };
+    case "GET /stats":
+      return { status: 200, body: mock.stats };
+    case "DELETE /stats":
+      Object.assign(mock.stats, { connectionsOpened: 0, peakOpenConnections: mock.stats.openConnections });
       return { status: 204 };
     case "GET /credentials":
       return { status: 200, body: { url: mock.url, ...mock.credentials, caPem: mock.caPem } };

@@ -4,7 +4,7 @@ import * as engine from "../../provider/engine";
 import type { Props } from "../../provider/resource";
 import type { MockServer } from "../mock/server";
 
-export function mockConfig(mock: MockServer): Record<string, string> {
+export function mockConfig(mock: Pick<MockServer, "url" | "credentials" | "caPem">): Record<string, string> {
   return {
     "frontdoor:apiUrl": mock.url,
     "frontdoor:frontdoorId": mock.credentials.frontdoorId,

@@ -1,0 +1,99 @@
+// Provider CRUD against raw undici calls for the same objects: what the provider's layers (zod check,
+// diff, retries, error mapping, output normalisation) cost over the bare HTTP requests.
+import { Pool, request } from "undici";
+import { startMockProcess } from "../test/mock/process";
+import { configureFor, createChecked, engine, mockConfig, updateChecked } from "../test/support/engine";
+import { inParallel, median, type Row, row, timed } from "./lib";
+
+const PARALLEL = 16;
+const ROUNDS = 7;
+
+const body = (i: number) => ({
+  name: `bench-${i}`,
+  type: "OIDC",
+  data: {
+    issuer: "https://login.example.com",
+    client_id: `c${i}`,
+    client_secret: `bench-secret-${i}`,
+    scopes: ["openid"],
+    supports_pkce: false,
+  },
+});
+
+export async function crudBenchmark(count: number): Promise<Row[]> {
+  // The server runs in its own process, as a remote API would: the client side is what is compared.
+  const mock = await startMockProcess();
+  const fd = mock.credentials.frontdoorId;
+  const headers = {
+    authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+    "content-type": "application/json",
+    accept: "application/json",
+  };
+  const pool = new Pool(mock.url, { connections: PARALLEL });
+  const items = Array.from({ length: count }, (_, i) => i);
+  const path = `/frontdoor/${fd}/auth-providers`;
+  const call = async (method: "POST" | "GET" | "PATCH" | "DELETE", p: string, payload?: unknown) => {
+    const res = await request(`${mock.url}${p}`, {
+      method,
+      headers,
+      body: payload ? JSON.stringify(payload) : undefined,
+      dispatcher: pool,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new Error(`${method} ${p}: ${res.statusCode} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  const rawRound = () =>
+    timed(async () => {
+      const ids = await inParallel(
+        items,
+        PARALLEL,
+        async (i) => (await call("POST", path, body(i))).id as string,
+      );
+      await inParallel(ids, PARALLEL, (id) => call("GET", `${path}/${id}`));
+      await inParallel(ids, PARALLEL, (id, i) =>
+        call("PATCH", `${path}/${id}`, { name: `bench-${i}-renamed` }),
+      );
+      await inParallel(ids, PARALLEL, (id) => call("DELETE", `${path}/${id}`));
+    });
+
+  await configureFor(mockConfig(mock));
+  const providerRound = () =>
+    timed(async () => {
+      const created = await inParallel(items, PARALLEL, (i) => createChecked("AuthProvider", body(i)));
+      await inParallel(created, PARALLEL, (c) => engine.read("AuthProvider", c.id, c.outs));
+      const updated = await inParallel(
+        created,
+        PARALLEL,
+        async (c, i) =>
+          (await updateChecked("AuthProvider", c.id, c.outs, { ...body(i), name: `bench-${i}-renamed` }))
+            .result!.outs,
+      );
+      await inParallel(created, PARALLEL, (c, i) => engine.remove("AuthProvider", c.id, updated[i]));
+    });
+  // Alternate the two, after a warm-up round of each, and compare medians: JIT warm-up and GC
+  // would otherwise favour whichever runs second.
+  const rawTimes: number[] = [];
+  const providerTimes: number[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    const r = await rawRound();
+    const p = await providerRound();
+    if (round > 0) {
+      rawTimes.push(r.ms);
+      providerTimes.push(p.ms);
+    }
+  }
+  await pool.close();
+  await mock.close();
+  const raw = { ms: median(rawTimes) };
+  const provider = { ms: median(providerTimes) };
+  return [
+    row(
+      `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight)`,
+      provider.ms,
+      raw.ms,
+      1.1,
+    ),
+  ];
+}

@@ -1,0 +1,61 @@
+// The mock server in a process of its own, driven through its `/__mock/` control interface: for
+// benchmarks (so the server's work does not share the measured client's event loop) and for users
+// who run it beside their own tests.
+import { type ChildProcess, spawn } from "node:child_process";
+import * as path from "node:path";
+import type { DemoCredentials, RequestLogEntry } from "./server";
+
+export interface MockProcess {
+  url: string;
+  credentials: DemoCredentials;
+  control<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
+  log(): Promise<RequestLogEntry[]>;
+  clearLog(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMockProcess(args: string[] = []): Promise<MockProcess> {
+  const cli = path.join(__dirname, "cli.ts");
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", cli, ...args],
+    {
+      cwd: path.resolve(__dirname, "../.."),
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (\S+)/.exec(seen);
+      if (match) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`mock server exited (${code}) before listening`)));
+  });
+  child.stdout!.resume();
+  const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${url}/__mock/${route}`, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (res.status >= 400)
+      throw new Error(`mock control ${method} ${route}: ${res.status} ${await res.text()}`);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  const credentials = await control<DemoCredentials>("GET", "credentials");
+  return {
+    url,
+    credentials,
+    control,
+    log: () => control<RequestLogEntry[]>("GET", "log"),
+    clearLog: () => control<void>("DELETE", "log"),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
