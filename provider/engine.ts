@@ -91,27 +91,46 @@ const AMBIGUOUS_CREATE_ATTEMPTS = 3;
 export async function create(kind: string, inputs: Props) {
   const def = resourceDefinition(kind);
   const given = withoutProvider(inputs);
-  return guard(def, given, async () => {
-    const ctx = context();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { id, outs } = await def.create(ctx, given);
-        return { id, outs: plain(outs) };
-      } catch (err) {
-        // The request may have created the object although its answer was lost: adopt it if it
-        // exists, so `up` neither duplicates it nor leaves an orphan; if it does not, sending the
-        // create again is safe.
-        if (!(err instanceof ApiError && err.ambiguous && def.findExisting)) throw err;
-        const existing = await def.findExisting(ctx, given);
-        if (existing) {
-          debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
-          return { id: existing.id, outs: plain(existing.outs) };
+  return keepProviderOnPartialFailure(
+    inputs,
+    guard(def, given, async () => {
+      const ctx = context();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { id, outs } = await def.create(ctx, given);
+          return { id, outs: plain(outs) };
+        } catch (err) {
+          // The request may have created the object although its answer was lost: adopt it if it
+          // exists, so `up` neither duplicates it nor leaves an orphan; if it does not, sending the
+          // create again is safe.
+          if (!(err instanceof ApiError && err.ambiguous && def.findExisting)) throw err;
+          const existing = await def.findExisting(ctx, given);
+          if (existing) {
+            debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
+            return { id: existing.id, outs: plain(existing.outs) };
+          }
+          if (attempt >= AMBIGUOUS_CREATE_ATTEMPTS) throw err;
+          debug(`${def.kind}: create answer lost and no object exists; sending it again`);
         }
-        if (attempt >= AMBIGUOUS_CREATE_ATTEMPTS) throw err;
-        debug(`${def.kind}: create answer lost and no object exists; sending it again`);
       }
-    }
-  });
+    }),
+  );
+}
+
+/**
+ * An error with `id` and `properties` means "created, but not ready" (the host reports it as an
+ * initialization failure and the engine keeps the object in the state). Its properties need the
+ * serialized provider too, or a later update or delete of that object could not run.
+ */
+async function keepProviderOnPartialFailure<T>(inputs: Props, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    const partial = err as { id?: string; properties?: Props };
+    if (partial?.id && partial.properties)
+      partial.properties = { ...partial.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    throw err;
+  }
 }
 
 export async function read(kind: string, id: string, props: Props) {

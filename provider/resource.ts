@@ -23,8 +23,8 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   kind: string;
   /** Markdown description for schema.json and the README. */
   description: string;
-  /** Which API the resource lives in; frontdoor resources default `frontdoorId` from config. */
-  api: "frontdoor" | "edge";
+  /** Which API the resource lives in (none: computed locally); frontdoor resources default `frontdoorId` from config. */
+  api: "frontdoor" | "edge" | "none";
   /** Inputs, validated at check time (strict: unknown properties are errors). */
   inputs: z.ZodType<I, any>;
   /** Properties computed by the service (in addition to the inputs, which are outputs too). */

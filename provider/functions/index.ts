@@ -1,6 +1,8 @@
 // The registry of functions (queries and token-based calls) that the SDK offers; schema.json's
 // `functions` section is generated from it.
 import type { z } from "zod";
+import { certificateFunctions } from "./certificates";
+import { eventFunctions } from "./events";
 
 export interface FunctionDefinition {
   /** camelCase name: `getTopTalkers` (token `frontdoor:index:getTopTalkers`). */
@@ -10,4 +12,4 @@ export interface FunctionDefinition {
   outputs: z.ZodType;
 }
 
-export const functionDefinitions: FunctionDefinition[] = [];
+export const functionDefinitions: FunctionDefinition[] = [...eventFunctions, ...certificateFunctions];

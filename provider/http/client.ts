@@ -4,7 +4,7 @@
 // Frontdoor, Edge and search clients share this mechanism and differ only in how they sign requests.
 import { Agent, type Dispatcher, request } from "undici";
 import { debug } from "../log";
-import { ApiError } from "./errors";
+import { ApiError, ProviderError } from "./errors";
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -103,6 +103,8 @@ export class HttpClient {
       try {
         response = await this.send(opts);
       } catch (err) {
+        // Failing to obtain credentials (e.g. a refused OAuth grant) is not a network problem.
+        if (err instanceof ApiError || err instanceof ProviderError) throw err;
         const error = this.networkError(opts, resource, err);
         // A POST that may have reached the server is not retried blindly: the caller decides
         // (look the object up and adopt it, or report what exists).

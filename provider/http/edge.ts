@@ -26,7 +26,9 @@ export class EdgeClient {
     const clientCertPem = pemSetting(settings.edgeCertPem, "edgeCertPem");
     const clientKeyPem = pemSetting(settings.edgeKeyPem, "edgeKeyPem");
     if (clientCertPem && !clientKeyPem) {
-      throw new ProviderError("frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)");
+      throw new ProviderError(
+        "frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)",
+      );
     }
     this.auth = new EdgeSessionAuth({
       username: settings.edgeUsername,
@@ -49,7 +51,10 @@ export class EdgeClient {
   }
 
   /** Any request (e.g. text/plain bodies); errors are thrown for every status >= 400 not accepted. */
-  request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
+  async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
+    // Log in before the request: HttpClient treats a failure inside its send (where it asks the
+    // scheme for headers) as a network error, which would be retried and reported as ambiguous.
+    if (!opts.anonymous) await this.auth.headers();
     return this.http.request<T>(opts);
   }
 
@@ -61,7 +66,12 @@ export class EdgeClient {
 
   /** POST a new object; returns its id. */
   async create(path: string, body: unknown, label: string): Promise<string> {
-    const res = await this.request<Envelope<{ id?: string }>>({ method: "POST", path, body, resource: label });
+    const res = await this.request<Envelope<{ id?: string }>>({
+      method: "POST",
+      path,
+      body,
+      resource: label,
+    });
     const id = res.body?.data?.id;
     if (!id) throw new ProviderError(`${label}: POST ${path} answered without an id`);
     return id;
@@ -119,7 +129,8 @@ export const edgeError: ErrorParser = (body) => {
   if (!error || typeof error !== "object") {
     return { message: typeof body === "string" && body ? body : undefined };
   }
-  const cause = error.cause && typeof error.cause === "object" ? (error.cause as Record<string, unknown>) : {};
+  const cause =
+    error.cause && typeof error.cause === "object" ? (error.cause as Record<string, unknown>) : {};
   const field = typeof cause.field === "string" ? cause.field : undefined;
   const reason = typeof cause.reason === "string" ? cause.reason : undefined;
   const message = typeof error.message === "string" ? error.message : undefined;

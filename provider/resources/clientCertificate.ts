@@ -31,7 +31,9 @@ export const ClientCertificateOutputs = z.object({
   createdAt: z.string().describe("When the certificate was created (ISO 8601)."),
   createdBy: z.string().describe("Who created it."),
   certificatePem: z.string().describe("The certificate as the service stores it (issued, for a CSR)."),
-  fingerprintSha256: z.string().describe("SHA-256 fingerprint of the DER certificate, lowercase hex, no colons."),
+  fingerprintSha256: z
+    .string()
+    .describe("SHA-256 fingerprint of the DER certificate, lowercase hex, no colons."),
   serialNumber: z.string().describe("Serial number, lowercase hex."),
   subject: z.string().describe("Subject distinguished name, RFC 4514 style (e.g. `O=Acme,CN=device-1`)."),
   issuer: z.string().describe("Issuer distinguished name, RFC 4514 style."),

@@ -1,9 +1,27 @@
 // The registry of resource kinds: the engine, the SDK and the schema generator all start here.
 import { ProviderError } from "../http/errors";
 import type { ResourceDefinition } from "../resource";
+import { authPolicy } from "./authPolicy";
 import { authProvider } from "./authProvider";
+import { ca } from "./ca";
+import { certificateRequestToken } from "./certificateRequestToken";
+import { clientCertificate } from "./clientCertificate";
+import { customFrontend } from "./customFrontend";
+import { edgeRouterPolicy } from "./edgeRouterPolicy";
+import { identity } from "./identity";
+import { keyPair } from "./keyPair";
 
-export const resourceDefinitions: ResourceDefinition<any, any>[] = [authProvider];
+export const resourceDefinitions: ResourceDefinition<any, any>[] = [
+  authProvider,
+  clientCertificate,
+  certificateRequestToken,
+  customFrontend,
+  keyPair,
+  identity,
+  authPolicy,
+  edgeRouterPolicy,
+  ca,
+];
 
 export function resourceDefinition(kind: string): ResourceDefinition {
   const def = resourceDefinitions.find((d) => d.kind === kind);

@@ -122,5 +122,9 @@ export function generateKeyPairAndCsr(subject: SubjectFields, keySize: number): 
   if (subject.organizationalUnit) attributes.push({ shortName: "OU", value: subject.organizationalUnit });
   csr.setSubject(attributes);
   csr.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
-  return { privateKeyPem: privateKey, publicKeyPem: publicKey, csrPem: forge.pki.certificationRequestToPem(csr) };
+  return {
+    privateKeyPem: privateKey,
+    publicKeyPem: publicKey,
+    csrPem: forge.pki.certificationRequestToPem(csr),
+  };
 }

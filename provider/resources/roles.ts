@@ -5,9 +5,7 @@ import { z } from "zod";
 
 export const ALL = "#all";
 
-export const role = z
-  .string()
-  .regex(/^[#@]\S+$/, 'a role is "#<attribute>", "@<id>" or "#all"');
+export const role = z.string().regex(/^[#@]\S+$/, 'a role is "#<attribute>", "@<id>" or "#all"');
 
 export function roles(what: string) {
   return z

@@ -1,0 +1,237 @@
+// Ca: a third-party certificate authority whose certificates identities may authenticate or enroll
+// with. A CA is created unverified; given the CA's private key, the provider verifies it itself: it
+// issues a certificate whose CN is the CA's verificationToken, signed by that key, and POSTs it as
+// text/plain to /cas/{id}/verify. `certPem` is immutable (a change replaces the CA).
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  X509Certificate,
+} from "node:crypto";
+import forge from "node-forge";
+import { z } from "zod";
+import type { EdgeObject } from "../http/edge";
+import {
+  type CheckFailure,
+  containsUnknown,
+  type Props,
+  type ResourceContext,
+  type ResourceDefinition,
+} from "../resource";
+import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { tags } from "./roles";
+
+export const ExternalIdClaim = z
+  .strictObject({
+    location: z.enum(["COMMON_NAME", "SAN_URI", "SAN_EMAIL"]).describe("Where in the certificate the id is."),
+    matcher: z
+      .enum(["ALL", "PREFIX", "SUFFIX", "SCHEME"])
+      .default("ALL")
+      .describe("Which values match (default ALL)."),
+    matcherCriteria: z.string().default("").describe("Prefix, suffix or scheme for the matcher."),
+    parser: z.enum(["NONE", "SPLIT"]).default("NONE").describe("How the value is parsed (default NONE)."),
+    parserCriteria: z.string().default("").describe("Separator for SPLIT."),
+    index: z.number().int().min(0).default(0).describe("Which match or split part is used (default 0)."),
+  })
+  .meta({
+    id: "CaExternalIdClaim",
+    description: "How an identity's externalId is read from its certificate.",
+  });
+
+export const CaInputs = z.strictObject({
+  name: z.string().min(1).describe("Name of the CA (unique)."),
+  certPem: z.string().min(1).describe("The CA certificate (PEM). Immutable: a change replaces the CA."),
+  isAuthEnabled: z
+    .boolean()
+    .default(false)
+    .describe("Certificates it signed may authenticate (default false)."),
+  isAutoCaEnrollmentEnabled: z
+    .boolean()
+    .default(false)
+    .describe("Identities are created on first authentication with a certificate it signed (default false)."),
+  isOttCaEnrollmentEnabled: z
+    .boolean()
+    .default(false)
+    .describe("Identities may enroll by ottca with a certificate it signed (default false)."),
+  identityRoles: z
+    .array(z.string().min(1))
+    .default([])
+    .describe("Role attributes (without #) given to identities enrolled through this CA (a set)."),
+  identityNameFormat: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Name of auto-enrolled identities (controller default "[caName] - [commonName]").'),
+  externalIdClaim: ExternalIdClaim.optional(),
+  tags,
+  privateKeyPem: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ secret: true })
+    .describe(
+      "The CA's private key (PEM, RSA; a secret): with it the provider verifies the CA after creating it.",
+    ),
+});
+export type CaInputs = z.output<typeof CaInputs>;
+
+const collection = new EdgeCollection("Ca", "cas");
+
+function validate(inputs: CaInputs): CheckFailure[] {
+  // During a preview the certificate or key may not be known yet (e.g. computed from another
+  // resource): it is checked again when the update runs.
+  if (containsUnknown(inputs.certPem)) return [];
+  let cert: X509Certificate;
+  try {
+    // node:crypto rather than node-forge here: forge cannot read EC certificates, common for CAs.
+    cert = new X509Certificate(inputs.certPem);
+  } catch {
+    return [{ property: "certPem", reason: "certPem: is not a PEM certificate" }];
+  }
+  if (!cert.ca) {
+    return [
+      { property: "certPem", reason: "certPem: is not a CA certificate (basicConstraints cA is not true)" },
+    ];
+  }
+  if (inputs.privateKeyPem === undefined || containsUnknown(inputs.privateKeyPem)) return [];
+  const failure = (reason: string) => [{ property: "privateKeyPem", reason: `privateKeyPem: ${reason}` }];
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(inputs.privateKeyPem);
+  } catch {
+    return failure("is not a PEM private key");
+  }
+  const spki = { type: "spki", format: "der" } as const;
+  if (!createPublicKey(key).export(spki).equals(cert.publicKey.export(spki))) {
+    return failure("does not belong to certPem");
+  }
+  // The verification certificate is made with node-forge, which signs with RSA keys only.
+  if (key.asymmetricKeyType !== "rsa")
+    return failure("automatic verification needs an RSA key; verify other CAs yourself");
+  return [];
+}
+
+function body(inputs: CaInputs, identityNameFormat: unknown): Props {
+  return defined({
+    name: inputs.name,
+    isAuthEnabled: inputs.isAuthEnabled,
+    isAutoCaEnrollmentEnabled: inputs.isAutoCaEnrollmentEnabled,
+    isOttCaEnrollmentEnabled: inputs.isOttCaEnrollmentEnabled,
+    identityRoles: inputs.identityRoles,
+    identityNameFormat,
+    externalIdClaim: inputs.externalIdClaim,
+    tags: inputs.tags,
+  });
+}
+
+function sameCertificate(a: unknown, b: unknown): boolean {
+  try {
+    return new X509Certificate(String(a)).raw.equals(new X509Certificate(String(b)).raw);
+  } catch {
+    return false;
+  }
+}
+
+function outputs(server: EdgeObject, state: Props): Props {
+  return {
+    name: server.name,
+    // The same certificate in other whitespace is not a change (it would replace the CA).
+    certPem: sameCertificate(server.certPem, state.certPem) ? state.certPem : server.certPem,
+    isAuthEnabled: server.isAuthEnabled ?? false,
+    isAutoCaEnrollmentEnabled: server.isAutoCaEnrollmentEnabled ?? false,
+    isOttCaEnrollmentEnabled: server.isOttCaEnrollmentEnabled ?? false,
+    identityRoles: listOf(server.identityRoles),
+    identityNameFormat: server.identityNameFormat ?? null,
+    externalIdClaim: server.externalIdClaim ?? null,
+    tags: tagsOf(server.tags),
+    // Never returned by the controller: kept from the program.
+    privateKeyPem: state.privateKeyPem ?? null,
+    fingerprint: server.fingerprint ?? null,
+    isVerified: server.isVerified ?? false,
+    verificationToken: server.verificationToken ?? null,
+  };
+}
+
+/** A certificate with CN = the verification token, signed by the CA's key (valid one hour). */
+export function verificationCertificate(caCertPem: string, caKeyPem: string, token: string): string {
+  const caCert = forge.pki.certificateFromPem(caCertPem);
+  const caKey = forge.pki.privateKeyFromPem(caKeyPem);
+  // A fresh subject key, made natively (forge's pure-JS RSA key generation is slow).
+  const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
+  cert.serialNumber = `01${randomBytes(15).toString("hex")}`; // positive, 16 bytes
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 5 * 60_000);
+  cert.validity.notAfter = new Date(now + 60 * 60_000);
+  cert.setSubject([{ name: "commonName", value: token }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.sign(caKey, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
+
+/** Verifies the CA with its key when it is not verified yet; returns the CA as it now is. */
+async function verifyIfPossible(ctx: ResourceContext, inputs: CaInputs, id: string): Promise<EdgeObject> {
+  const server = await collection.require(ctx, inputs, id);
+  if (server.isVerified || !inputs.privateKeyPem) return server;
+  const pem = verificationCertificate(inputs.certPem, inputs.privateKeyPem, String(server.verificationToken));
+  await ctx.edge().request({
+    method: "POST",
+    path: collection.path(id, "verify"),
+    body: pem,
+    contentType: "text/plain",
+    resource: collection.label(inputs),
+    accept: [409], // already verified (by someone else meanwhile): the goal is reached
+  });
+  return collection.require(ctx, inputs, id);
+}
+
+export const ca = {
+  kind: "Ca",
+  api: "edge" as const,
+  description:
+    "An OpenZiti certificate authority (CA) for certificate authentication and ottca/auto enrollment. It is created " +
+    "unverified; with `privateKeyPem` (RSA) the provider verifies it automatically. `certPem` is immutable.",
+  inputs: CaInputs,
+  outputs: z.object({
+    fingerprint: z.string().nullable().describe("Fingerprint of the CA certificate."),
+    isVerified: z.boolean().describe("Whether the CA is verified (only verified CAs can be used)."),
+    verificationToken: z
+      .string()
+      .nullable()
+      .describe("Token to put in the CN of a certificate signed by the CA to verify it (secret)."),
+  }),
+  replaceOnChanges: ["certPem"],
+  // The certificate's fingerprint is unique: the old CA must go before the new one is created.
+  deleteBeforeReplace: true,
+  setProperties: ["identityRoles"],
+  serverDefaults: ["identityNameFormat"],
+  secretOutputs: ["verificationToken", "privateKeyPem"],
+  validate,
+  async create(ctx, inputs) {
+    const id = await collection.create(ctx, inputs, {
+      ...body(inputs, inputs.identityNameFormat),
+      certPem: inputs.certPem,
+    });
+    return { id, outs: outputs(await verifyIfPossible(ctx, inputs, id), inputs) };
+  },
+  async update(ctx, id, olds, news) {
+    // PUT needs identityNameFormat: when the program leaves it to the server, the current one is sent.
+    const nameFormat =
+      news.identityNameFormat ??
+      olds.identityNameFormat ??
+      (await collection.require(ctx, news, id)).identityNameFormat;
+    await collection.put(ctx, news, id, body(news, nameFormat));
+    return outputs(await verifyIfPossible(ctx, news, id), news);
+  },
+  async read(ctx, id, state) {
+    const server = await collection.get(ctx, state, id);
+    return server && outputs(server, state);
+  },
+  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  async findExisting(ctx, inputs) {
+    const server = await collection.findByName(ctx, inputs);
+    return server && { id: server.id, outs: outputs(server, inputs) };
+  },
+} satisfies ResourceDefinition<CaInputs>;

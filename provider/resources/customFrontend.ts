@@ -1,0 +1,201 @@
+// CustomFrontend: a user-owned hostname served by the platform. After create the service builds the
+// hosting infrastructure (status NEW); once it is PENDING the DNS records the user must create can be
+// read; it turns ACTIVE when they have propagated. The status moving on by itself is not drift.
+import { z } from "zod";
+import { ProviderError } from "../http/errors";
+import { debug } from "../log";
+import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { frontdoorId } from "./common";
+import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+
+export const CustomFrontendInputs = z.strictObject({
+  frontdoorId,
+  hostname: z
+    .string()
+    .min(1)
+    .describe("The domain the user owns, e.g. `apps.example.com`. Changing it replaces the frontend."),
+  authProviderIds: z
+    .array(z.string().min(1))
+    .default([])
+    .describe("Auth providers that shares of this frontend may use (order does not matter)."),
+  frontendId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Frontend to attach to (default: chosen by the service). Changing it replaces the frontend."),
+  waitForActive: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Also wait until the status is ACTIVE (DNS records propagated), not just until they can be read.",
+    ),
+  readyTimeoutSeconds: z
+    .number()
+    .positive()
+    .default(600)
+    .describe("How long create and update wait for the DNS records (and ACTIVE, with waitForActive)."),
+});
+export type CustomFrontendInputs = z.output<typeof CustomFrontendInputs>;
+
+const DnsRecords = z
+  .object({
+    aRecord: z
+      .object({
+        name: z.string().describe("Record name: a wildcard under the domain, e.g. `*.apps.example.com`."),
+        ipAddresses: z.array(z.string()).describe("The A record's addresses."),
+      })
+      .describe("The A record to create."),
+    cnameRecords: z
+      .array(
+        z.object({
+          name: z.string().describe("Record name."),
+          value: z.string().describe("Record value (target)."),
+        }),
+      )
+      .describe("CNAME records for certificate validation."),
+  })
+  .meta({ id: "CustomFrontendDnsRecords", description: "DNS records the owner of the domain must create." });
+
+export const CustomFrontendOutputs = z.object({
+  status: z.string().describe("`NEW`, `PENDING` (waiting for DNS) or `ACTIVE`."),
+  domainName: z.string().describe("The domain name, as the service shows it."),
+  dnsRecords: DnsRecords,
+});
+
+const collection = new FrontdoorCollection("CustomFrontend", "custom-frontends");
+
+/** Polling: 100 ms, doubling up to 750 ms between GETs (so readiness is seen within a second), until the timeout. */
+const FIRST_DELAY_MS = 100;
+const MAX_DELAY_MS = 750;
+
+interface Observed {
+  server: ServerObject;
+  dnsRecords?: Props;
+}
+
+/** GET the frontend, and its DNS records unless it is still NEW (they answer 400 until it is PENDING). */
+async function observe(ctx: ResourceContext, props: Props, id: string): Promise<Observed | undefined> {
+  const server = await collection.get(ctx, props, id);
+  if (!server) return undefined;
+  if (server.status === "NEW") return { server };
+  const res = await ctx.frontdoor().http.request<Props>({
+    method: "GET",
+    path: collection.path(props.frontdoorId, id, "dns-records"),
+    resource: collection.label({ name: props.hostname }),
+    accept: [400, 404],
+  });
+  return { server, dnsRecords: res.status < 300 ? res.body : undefined };
+}
+
+/** Polls until the DNS records can be read (and the status is ACTIVE, with waitForActive). */
+async function waitUntilReady(
+  ctx: ResourceContext,
+  props: CustomFrontendInputs,
+  id: string,
+): Promise<Observed> {
+  const deadline = Date.now() + props.readyTimeoutSeconds * 1000;
+  let delay = FIRST_DELAY_MS;
+  let lastStatus = "unknown";
+  for (;;) {
+    const seen = await observe(ctx, props, id);
+    if (!seen)
+      throw new ProviderError(`${label(props)} (id ${id}) disappeared while waiting for it to be ready`);
+    lastStatus = String(seen.server.status);
+    const ready = seen.dnsRecords !== undefined && (!props.waitForActive || lastStatus === "ACTIVE");
+    if (ready) return seen;
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      const goal = props.waitForActive ? "ACTIVE" : "its DNS records readable";
+      throw new NotReadyError(
+        `${label(props)} (id ${id}) was not ${goal} after ${props.readyTimeoutSeconds} s (last status ${lastStatus})`,
+        id,
+        outputs(props, seen),
+      );
+    }
+    debug(`${label(props)}: status ${lastStatus}, checking again in ${Math.min(delay, left)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  }
+}
+
+/**
+ * The frontend exists but did not become ready in time. The host reports an error carrying an id and
+ * properties as "created, but failed to initialize": the engine keeps it in the state (no orphan)
+ * and the next `up` updates it, which waits again.
+ */
+class NotReadyError extends ProviderError {
+  readonly reasons: string[];
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+  ) {
+    super(message);
+    this.reasons = [message];
+  }
+}
+
+const label = (props: Props) => collection.label({ name: props.hostname });
+
+function outputs(props: Props, seen: Observed): Props {
+  const { server, dnsRecords } = seen;
+  const records = dnsRecords ?? {};
+  const aRecord = (records.aRecord ?? {}) as Props;
+  const cnames = Array.isArray(records.cnameRecords) ? (records.cnameRecords as Props[]) : [];
+  return {
+    frontdoorId: props.frontdoorId,
+    hostname: server.hostname ?? server.domainName ?? props.hostname,
+    // GET shows no authProviderIds in the documented API: then the last known (declared) ones stand.
+    authProviderIds: Array.isArray(server.authProviderIds)
+      ? server.authProviderIds
+      : (props.authProviderIds ?? []),
+    frontendId: server.frontendId ?? props.frontendId ?? null,
+    // Provider settings, not API fields: carried over from the program or the previous state.
+    waitForActive: props.waitForActive ?? false,
+    readyTimeoutSeconds: props.readyTimeoutSeconds ?? 600,
+    status: server.status,
+    domainName: server.domainName ?? records.domainName ?? server.hostname ?? props.hostname,
+    dnsRecords: {
+      // The API calls it ipAddress although it is a list; DNS providers call it addresses/records.
+      aRecord: { name: aRecord.name ?? "", ipAddresses: (aRecord.ipAddress as string[] | undefined) ?? [] },
+      cnameRecords: cnames.map((r) => ({ name: r.name, value: r.value })),
+    },
+  };
+}
+
+async function create(ctx: ResourceContext, inputs: CustomFrontendInputs) {
+  const { hostname, authProviderIds, frontendId } = inputs;
+  const created = await collection.create(ctx, inputs, { hostname, authProviderIds, frontendId });
+  const seen = await waitUntilReady(ctx, inputs, created.id);
+  return { id: created.id, outs: outputs(inputs, seen) };
+}
+
+async function update(ctx: ResourceContext, id: string, olds: Props, news: CustomFrontendInputs) {
+  const current = [...((olds.authProviderIds as string[]) ?? [])].sort();
+  const wanted = [...news.authProviderIds].sort();
+  if (JSON.stringify(current) !== JSON.stringify(wanted)) {
+    await collection.patch(ctx, news, id, { authProviderIds: news.authProviderIds });
+  }
+  return outputs(news, await waitUntilReady(ctx, news, id));
+}
+
+export const customFrontend = {
+  kind: "CustomFrontend",
+  api: "frontdoor" as const,
+  description:
+    "A custom frontend: a hostname you own, served by the frontdoor. Create waits until the DNS records you " +
+    "must create (`dnsRecords`: an A record and CNAME records for certificate validation) can be read, and " +
+    "with `waitForActive` until the status is ACTIVE. The status moving from NEW to PENDING to ACTIVE is not drift.",
+  inputs: CustomFrontendInputs,
+  outputs: CustomFrontendOutputs,
+  replaceOnChanges: ["frontdoorId", "hostname", "frontendId"],
+  setProperties: ["authProviderIds"],
+  serverDefaults: ["frontendId"],
+  create,
+  update,
+  async read(ctx, id, state) {
+    const seen = await observe(ctx, state, id);
+    return seen && outputs(state, seen);
+  },
+  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+} satisfies ResourceDefinition<CustomFrontendInputs>;

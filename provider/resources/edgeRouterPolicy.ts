@@ -1,0 +1,74 @@
+// EdgeRouterPolicy: which identities may use which edge routers. Roles are sets (the controller
+// sorts them); `semantic` is always sent (AllOf by default), so the server never picks it.
+import { z } from "zod";
+import type { EdgeObject } from "../http/edge";
+import type { Props, ResourceDefinition } from "../resource";
+import { EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { roles, tags } from "./roles";
+
+export const EdgeRouterPolicyInputs = z.strictObject({
+  name: z.string().min(1).describe("Name of the policy (unique)."),
+  semantic: z
+    .enum(["AllOf", "AnyOf"])
+    .default("AllOf")
+    .describe("Whether an object must match all roles (AllOf, default) or any (AnyOf)."),
+  edgeRouterRoles: roles("Edge routers the policy grants"),
+  identityRoles: roles("Identities the policy applies to"),
+  tags,
+});
+export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
+
+const RoleDisplay = z.array(z.object({ role: z.string(), name: z.string() }));
+
+const collection = new EdgeCollection("EdgeRouterPolicy", "edge-router-policies");
+
+function body(inputs: EdgeRouterPolicyInputs): Props {
+  const { name, semantic, edgeRouterRoles, identityRoles, tags } = inputs;
+  return { name, semantic, edgeRouterRoles, identityRoles, tags };
+}
+
+function outputs(server: EdgeObject): Props {
+  return {
+    name: server.name,
+    semantic: server.semantic ?? "AllOf",
+    edgeRouterRoles: listOf(server.edgeRouterRoles),
+    identityRoles: listOf(server.identityRoles),
+    tags: tagsOf(server.tags),
+    edgeRouterRolesDisplay: Array.isArray(server.edgeRouterRolesDisplay) ? server.edgeRouterRolesDisplay : [],
+    identityRolesDisplay: Array.isArray(server.identityRolesDisplay) ? server.identityRolesDisplay : [],
+    isSystem: server.isSystem ?? false,
+  };
+}
+
+export const edgeRouterPolicy = {
+  kind: "EdgeRouterPolicy",
+  api: "edge" as const,
+  description:
+    "An OpenZiti edge router policy: the identities selected by `identityRoles` may connect to the edge routers " +
+    "selected by `edgeRouterRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
+  inputs: EdgeRouterPolicyInputs,
+  outputs: z.object({
+    edgeRouterRolesDisplay: RoleDisplay.describe("Edge router roles with the names they resolve to."),
+    identityRolesDisplay: RoleDisplay.describe("Identity roles with the names they resolve to."),
+    isSystem: z.boolean().describe("Whether the controller manages this policy itself."),
+  }),
+  setProperties: ["edgeRouterRoles", "identityRoles"],
+  async create(ctx, inputs) {
+    const id = await collection.create(ctx, inputs, body(inputs));
+    return { id, outs: outputs(await collection.require(ctx, inputs, id)) };
+  },
+  async update(ctx, id, _olds, news) {
+    // PUT (name and semantic required): the whole declared state, roles removed are removed.
+    await collection.put(ctx, news, id, body(news));
+    return outputs(await collection.require(ctx, news, id));
+  },
+  async read(ctx, id, state) {
+    const server = await collection.get(ctx, state, id);
+    return server && outputs(server);
+  },
+  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  async findExisting(ctx, inputs) {
+    const server = await collection.findByName(ctx, inputs);
+    return server && { id: server.id, outs: outputs(server) };
+  },
+} satisfies ResourceDefinition<EdgeRouterPolicyInputs>;

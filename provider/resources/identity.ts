@@ -1,0 +1,243 @@
+// Identity: a user, device or service of the OpenZiti network, with its enrollment. Quirks handled:
+// the controller stores types User/Device/Service as `Default` (the declared type is kept then, so
+// it is not a change); unset roleAttributes come back null; an enrollment disappears once consumed
+// (the `enrollment` input is what was asked for at creation, so consuming it is not drift).
+import { z } from "zod";
+import type { EdgeObject } from "../http/edge";
+import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { roleAttributes, tags } from "./roles";
+
+export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
+/** Types a controller stores as `Default`. */
+const STORED_AS_DEFAULT = ["User", "Device", "Service"];
+const PRECEDENCES = ["default", "required", "failed"] as const;
+
+const PERMISSION_FAMILIES = [
+  "auth-policy",
+  "ca",
+  "config",
+  "config-type",
+  "edge-router-policy",
+  "enrollment",
+  "external-jwt-signer",
+  "identity",
+  "posture-check",
+  "router",
+  "service",
+  "service-edge-router-policy",
+  "service-policy",
+  "terminator",
+];
+const ACTIONS = ["read", "create", "update", "delete"];
+/** The permission enum of the controller's swagger, built from its families. */
+export const PERMISSIONS = [
+  "admin_readonly",
+  ...PERMISSION_FAMILIES.flatMap((f) => [f, ...ACTIONS.map((a) => `${f}.${a}`)]),
+  "ops",
+  "ops.read",
+  "ops.update",
+  "ops.delete",
+] as [string, ...string[]];
+
+const cost = z.number().int().min(0).max(65535);
+
+export const Enrollment = z
+  .union([
+    z.strictObject({
+      ott: z
+        .literal(true)
+        .describe("One-time token enrollment (client certificate issued by the controller)."),
+    }),
+    z.strictObject({
+      ottca: z
+        .string()
+        .min(1)
+        .describe("One-time token enrollment with a certificate of this (verified) CA id."),
+    }),
+    z.strictObject({
+      updb: z.string().min(4).max(100).describe("Username/password enrollment with this username."),
+    }),
+  ])
+  .meta({
+    id: "IdentityEnrollment",
+    description: "How the identity enrolls: exactly one of ott, ottca, updb.",
+  });
+
+export const IdentityInputs = z.strictObject({
+  name: z.string().min(1).describe("Name of the identity (unique)."),
+  type: z
+    .enum(IDENTITY_TYPES)
+    .default("User")
+    .describe(
+      "Identity type (default User). Controllers store User/Device/Service as Default; that is not a change.",
+    ),
+  isAdmin: z.boolean().default(false).describe("Whether the identity is an administrator (default false)."),
+  authPolicyId: z.string().min(1).default("default").describe('Auth policy id (default "default").'),
+  externalId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("External id (e.g. matched against JWT claims or certificate names)."),
+  roleAttributes,
+  defaultHostingCost: cost.default(0).describe("Default hosting cost 0..65535 (default 0)."),
+  defaultHostingPrecedence: z
+    .enum(PRECEDENCES)
+    .default("default")
+    .describe('Default hosting precedence: default, required or failed (default "default").'),
+  serviceHostingCosts: z.record(z.string(), cost).default({}).describe("Hosting cost per service id."),
+  serviceHostingPrecedences: z
+    .record(z.string(), z.enum(PRECEDENCES))
+    .default({})
+    .describe("Hosting precedence per service id."),
+  appData: tags.describe("Application data (values: string, boolean or null)."),
+  tags,
+  permissions: z.array(z.enum(PERMISSIONS)).default([]).describe("Fine-grained admin permissions (a set)."),
+  enrollment: Enrollment.optional().describe(
+    "Enrollment to create with the identity. A change replaces the identity; the enrollment being consumed is not a change.",
+  ),
+});
+export type IdentityInputs = z.output<typeof IdentityInputs>;
+
+const Authenticators = z.object({
+  cert: z.object({ id: z.string(), fingerprint: z.string() }).optional(),
+  updb: z.object({ id: z.string(), username: z.string() }).optional(),
+});
+
+export const IdentityOutputs = z.object({
+  enrollmentJwt: z
+    .string()
+    .nullable()
+    .describe("Enrollment JWT to give to the enrolling client (secret; null once consumed)."),
+  enrollmentToken: z.string().nullable().describe("Enrollment one-time token (secret; null once consumed)."),
+  enrollmentExpiresAt: z
+    .string()
+    .nullable()
+    .describe("When the enrollment expires (ISO 8601), null once consumed."),
+  authenticators: Authenticators.describe("The identity's authenticators (cert fingerprint, updb username)."),
+  isDefaultAdmin: z.boolean().describe("Whether this is the controller's default admin."),
+  hasApiSession: z.boolean().describe("Whether the identity has an API session now."),
+  hasEdgeRouterConnection: z.boolean().describe("Whether the identity is connected to an edge router."),
+  isMfaEnabled: z.boolean().describe("Whether the identity has enrolled in MFA."),
+  disabled: z.boolean().describe("Whether the identity is disabled."),
+  authPolicyName: z.string().nullable().describe("Name of the identity's auth policy."),
+});
+
+const collection = new EdgeCollection("Identity", "identities");
+
+/** The body shared by create and PUT: every declared field, so PUT resets what was removed. */
+function body(inputs: IdentityInputs): Props {
+  return defined({
+    name: inputs.name,
+    type: inputs.type,
+    isAdmin: inputs.isAdmin,
+    authPolicyId: inputs.authPolicyId,
+    externalId: inputs.externalId ?? null,
+    roleAttributes: inputs.roleAttributes,
+    defaultHostingCost: inputs.defaultHostingCost,
+    defaultHostingPrecedence: inputs.defaultHostingPrecedence,
+    serviceHostingCosts: inputs.serviceHostingCosts,
+    serviceHostingPrecedences: inputs.serviceHostingPrecedences,
+    appData: inputs.appData,
+    tags: inputs.tags,
+    permissions: inputs.permissions,
+  });
+}
+
+/** The first pending enrollment of the identity (there is at most one per method). */
+function pendingEnrollment(server: EdgeObject): Props | undefined {
+  const enrollment = tagsOf(server.enrollment);
+  for (const method of ["ott", "ottca", "updb"]) {
+    const e = enrollment[method];
+    if (e && typeof e === "object") return e as Props;
+  }
+  return undefined;
+}
+
+/** The state: the server's values in the input's form, plus computed outputs. */
+function outputs(server: EdgeObject, state: Props): Props {
+  const serverType = String(server.typeId ?? (server.type as Props | undefined)?.id ?? "Default");
+  const declaredType = typeof state.type === "string" ? state.type : undefined;
+  const type =
+    serverType === "Default" && declaredType && STORED_AS_DEFAULT.includes(declaredType)
+      ? declaredType
+      : serverType;
+  const pending = pendingEnrollment(server);
+  const authenticators = tagsOf(server.authenticators);
+  const policy = tagsOf(server.authPolicy);
+  return {
+    name: server.name,
+    type,
+    isAdmin: server.isAdmin ?? false,
+    authPolicyId: server.authPolicyId ?? "default",
+    externalId: server.externalId ?? null,
+    roleAttributes: listOf(server.roleAttributes),
+    defaultHostingCost: server.defaultHostingCost ?? 0,
+    defaultHostingPrecedence: server.defaultHostingPrecedence ?? "default",
+    serviceHostingCosts: tagsOf(server.serviceHostingCosts),
+    serviceHostingPrecedences: tagsOf(server.serviceHostingPrecedences),
+    appData: tagsOf(server.appData),
+    tags: tagsOf(server.tags),
+    permissions: listOf(server.permissions),
+    // Never returned in this form: what the program asked for at creation.
+    enrollment: state.enrollment ?? null,
+    enrollmentJwt: (pending?.jwt as string | undefined) ?? null,
+    enrollmentToken: (pending?.token as string | undefined) ?? null,
+    enrollmentExpiresAt: (pending?.expiresAt as string | undefined) ?? null,
+    authenticators: {
+      ...(authenticators.cert ? { cert: pick(authenticators.cert, ["id", "fingerprint"]) } : {}),
+      ...(authenticators.updb ? { updb: pick(authenticators.updb, ["id", "username"]) } : {}),
+    },
+    isDefaultAdmin: server.isDefaultAdmin ?? false,
+    hasApiSession: server.hasApiSession ?? false,
+    hasEdgeRouterConnection: server.hasEdgeRouterConnection ?? false,
+    isMfaEnabled: server.isMfaEnabled ?? false,
+    disabled: server.disabled ?? false,
+    authPolicyName: typeof policy.name === "string" ? policy.name : null,
+  };
+}
+
+function pick(value: unknown, keys: string[]): Props {
+  const source = tagsOf(value);
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
+}
+
+async function create(ctx: ResourceContext, inputs: IdentityInputs) {
+  const id = await collection.create(ctx, inputs, {
+    ...body(inputs),
+    ...defined({ enrollment: inputs.enrollment }),
+  });
+  return { id, outs: outputs(await collection.require(ctx, inputs, id), inputs) };
+}
+
+async function update(ctx: ResourceContext, id: string, _olds: Props, news: IdentityInputs) {
+  // PUT, not PATCH: the whole declared state, so a field removed from the program is reset.
+  await collection.put(ctx, news, id, body(news));
+  return outputs(await collection.require(ctx, news, id), news);
+}
+
+export const identity = {
+  kind: "Identity",
+  api: "edge" as const,
+  description:
+    "An OpenZiti identity (user, device or service) with an optional enrollment (ott, ottca or updb). " +
+    "`enrollmentJwt` and `enrollmentToken` are secrets; they become null once the identity enrolled, which is not drift.",
+  inputs: IdentityInputs,
+  outputs: IdentityOutputs,
+  replaceOnChanges: ["enrollment"],
+  // Names are unique: the new identity can only be created once the old one is gone.
+  deleteBeforeReplace: true,
+  setProperties: ["roleAttributes", "permissions"],
+  secretOutputs: ["enrollmentJwt", "enrollmentToken"],
+  create,
+  update,
+  async read(ctx, id, state) {
+    const server = await collection.get(ctx, state, id);
+    return server && outputs(server, state);
+  },
+  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  async findExisting(ctx, inputs) {
+    const server = await collection.findByName(ctx, inputs);
+    return server && { id: server.id, outs: outputs(server, inputs) };
+  },
+} satisfies ResourceDefinition<IdentityInputs>;

@@ -1,0 +1,22 @@
+import { type CaInputs, ca } from "../provider/resources/ca";
+import { type Args, resourceClass } from "./resource";
+
+export type CaArgs = Args<import("zod").input<typeof CaInputs>>;
+
+/**
+ * An OpenZiti certificate authority (`frontdoor:index:Ca`). Created unverified; give `privateKeyPem`
+ * (RSA, stored as a secret) and the provider verifies it right after creating it. `certPem` is immutable:
+ * changing it replaces the CA. `verificationToken` is a secret output.
+ *
+ * ```ts
+ * const corpCa = new frontdoor.Ca("corp-ca", {
+ *   name: "corp-ca",
+ *   certPem: caCertPem,
+ *   privateKeyPem: cfg.requireSecret("caKeyPem"),
+ *   isAuthEnabled: true,
+ *   isOttCaEnrollmentEnabled: true,
+ * });
+ * new frontdoor.Identity("robot", { name: "robot", type: "Device", enrollment: { ottca: corpCa.id } });
+ * ```
+ */
+export class Ca extends resourceClass(ca) {}

@@ -1,0 +1,87 @@
+// Certificate request token calls for programs and for devices: they need no API credentials (the token
+// is the credential). The plain functions return Promises (scripts on a device, or inside `apply`); the
+// `...Output` variants take Inputs and return Outputs. The connection (apiUrl, caBundle, frontdoorId)
+// defaults to stack config `frontdoor:*` inside a Pulumi program, else to the environment variables.
+import * as pulumi from "@pulumi/pulumi";
+import { readSettings } from "../provider/config";
+import * as certificates from "../provider/functions/certificates";
+import type { DeepInput } from "./resource";
+
+export type {
+  CreateCertificateWithTokenArgs,
+  CreateCertificateWithTokenResult,
+  ValidateCertificateRequestTokenArgs,
+  ValidateCertificateRequestTokenResult,
+} from "../provider/functions/certificates";
+
+function programSettings() {
+  // runtime.getConfig answers undefined outside a Pulumi program, so environment variables apply there.
+  return readSettings((key) => pulumi.runtime.getConfig(key));
+}
+
+/**
+ * Creates a client certificate with a certificate request token, without API credentials. With `csrPem`
+ * the frontdoor's CA signs the request (subject and name come from the token); with `name` +
+ * `certificatePem` the certificate is uploaded. Tokens are single-use; an expired or used token fails
+ * with "certificate request token expired or already used". The token never appears in errors.
+ *
+ * ```ts
+ * // on the device, with FRONTDOOR_API_URL and FRONTDOOR_ID set:
+ * const cert = await createCertificateWithToken({ token: process.env.ENROL_TOKEN!, csrPem });
+ * ```
+ */
+export function createCertificateWithToken(
+  args: certificates.CreateCertificateWithTokenArgs,
+): Promise<certificates.CreateCertificateWithTokenResult> {
+  return certificates.createCertificateWithToken(args, programSettings());
+}
+
+/** Checks a certificate request token (no API credentials) and returns its record; fails when unusable. */
+export function validateCertificateRequestToken(
+  args: certificates.ValidateCertificateRequestTokenArgs,
+): Promise<certificates.ValidateCertificateRequestTokenResult> {
+  return certificates.validateCertificateRequestToken(args, programSettings());
+}
+
+/**
+ * `createCertificateWithToken` with Input arguments, as an Output. It consumes the token, so it does
+ * not run during `pulumi preview` (the result is unknown there), only during `pulumi up`.
+ */
+export function createCertificateWithTokenOutput(
+  args: DeepInput<certificates.CreateCertificateWithTokenArgs>,
+): pulumi.Output<certificates.CreateCertificateWithTokenResult> {
+  type Result = certificates.CreateCertificateWithTokenResult;
+  return pulumi
+    .output(args)
+    .apply(
+      (plain): pulumi.Output<Result> =>
+        pulumi.runtime.isDryRun()
+          ? unknownOutput<Result>()
+          : pulumi.output(createCertificateWithToken(plain as certificates.CreateCertificateWithTokenArgs)),
+    );
+}
+
+/** An Output whose value is not known (what preview shows for values only `up` computes). */
+function unknownOutput<T>(): pulumi.Output<T> {
+  // Output's constructor is internal: (resources, value, isKnown, isSecret, allResources).
+  const OutputImpl = pulumi.Output as unknown as new (...args: unknown[]) => pulumi.Output<T>;
+  const none = new Set<pulumi.Resource>();
+  return new OutputImpl(
+    none,
+    Promise.resolve(undefined),
+    Promise.resolve(false),
+    Promise.resolve(false),
+    Promise.resolve(none),
+  );
+}
+
+/** `validateCertificateRequestToken` with Input arguments, as an Output. */
+export function validateCertificateRequestTokenOutput(
+  args: DeepInput<certificates.ValidateCertificateRequestTokenArgs>,
+): pulumi.Output<certificates.ValidateCertificateRequestTokenResult> {
+  return pulumi
+    .output(args)
+    .apply((plain) =>
+      validateCertificateRequestToken(plain as certificates.ValidateCertificateRequestTokenArgs),
+    );
+}

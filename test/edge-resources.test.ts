@@ -1,0 +1,330 @@
+// Identity, AuthPolicy, EdgeRouterPolicy and Ca through the provider's host entry points against the
+// mock controller: create, refresh without drift, update, replace, import by id, delete, and the
+// controller quirks that would otherwise show as false drift.
+import assert from "node:assert/strict";
+import { type Props, UNKNOWN } from "../provider/resource";
+import {
+  createChecked,
+  engine,
+  expectNoDrift,
+  importById,
+  refresh,
+  testCa,
+  updateChecked,
+} from "./edge-support";
+import { issueCertificate } from "./mock/edge/pki";
+import { type MockServer, startMockServer } from "./mock/server";
+import { configureFor, mockConfig } from "./support/engine";
+
+describe("Edge resources", () => {
+  let mock: MockServer;
+  before(async () => {
+    mock = await startMockServer();
+    await configureFor(mockConfig(mock));
+  });
+  after(() => mock.close());
+
+  const requests = (method: string, pathPart: string) =>
+    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+
+  describe("Identity", () => {
+    it("creates with an ott enrollment, keeps the declared type, refreshes and imports without drift", async () => {
+      const inputs = {
+        name: "alice-laptop",
+        type: "Device",
+        roleAttributes: ["zeta", "alpha"],
+        enrollment: { ott: true },
+      };
+      const { id, outs } = await createChecked("Identity", inputs);
+      assert.equal(mock.edge.get("identities", id)?.typeId, "Default"); // the controller's quirk
+      assert.equal(outs.type, "Device");
+      assert.equal(outs.authPolicyId, "default");
+      assert.equal(outs.isAdmin, false);
+      assert.match(String(outs.enrollmentJwt), /^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+      assert.match(String(outs.enrollmentToken), /^[0-9a-f-]{36}$/);
+      assert.ok(Date.parse(String(outs.enrollmentExpiresAt)) > Date.now() + 170 * 60_000);
+      assert.deepEqual(outs.enrollment, { ott: true });
+      await expectNoDrift("Identity", id, outs, inputs);
+      const imported = await importById("Identity", id, inputs);
+      assert.equal(imported.type, "Device");
+
+      // The enrollment is consumed (the device enrolled): not drift, the JWT is gone.
+      const enrollment = mock.edge.list("enrollments").find((e) => e.identityId === id)!;
+      mock.edge.remove("enrollments", enrollment.id);
+      const after = await expectNoDrift("Identity", id, outs, inputs);
+      assert.equal(after.enrollmentJwt, null);
+      assert.deepEqual(after.enrollment, { ott: true });
+
+      // Changing the enrollment replaces the identity (its name must be free first).
+      const diff = await engine.diff(
+        "Identity",
+        id,
+        after,
+        (await engine.check("Identity", after, { ...inputs, enrollment: { updb: "alice" } })).inputs,
+      );
+      assert.deepEqual(diff.replaces, ["enrollment"]);
+      assert.equal(diff.deleteBeforeReplace, true);
+      await engine.remove("Identity", id, after);
+      assert.equal((await refresh("Identity", id, after, inputs)).gone, true);
+    });
+
+    it("updates with PUT, resets removed fields and detects drift made behind its back", async () => {
+      const inputs: Props = {
+        name: "svc-billing",
+        type: "Service",
+        externalId: "billing@corp",
+        roleAttributes: ["billing"],
+        defaultHostingCost: 10,
+        defaultHostingPrecedence: "required",
+        appData: { team: "payments", pager: true },
+        tags: { env: "test" },
+        permissions: ["service.read", "identity.read"],
+        enrollment: { updb: "svc-billing" },
+      };
+      const { id, outs } = await createChecked("Identity", inputs);
+      assert.equal(outs.authenticators && typeof outs.authenticators, "object");
+      assert.ok(String(outs.enrollmentJwt).length > 20);
+      await expectNoDrift("Identity", id, outs, inputs);
+
+      const news = {
+        ...inputs,
+        externalId: undefined,
+        roleAttributes: ["billing", "ops"],
+        isAdmin: true,
+        tags: {},
+      };
+      const { diff, result } = await updateChecked("Identity", id, outs, news);
+      assert.equal(diff.changes, true);
+      assert.deepEqual(diff.replaces, []);
+      assert.equal(requests("PUT", `/identities/${id}`).length, 1);
+      assert.equal(requests("PATCH", `/identities/${id}`).length, 0);
+      const stored = mock.edge.get("identities", id)!;
+      assert.equal(stored.externalId, null);
+      assert.equal(stored.isAdmin, true);
+      assert.deepEqual(stored.tags, {});
+      const updated = result!.outs as Props;
+      await expectNoDrift("Identity", id, updated, news);
+
+      mock.edge.patch("identities", id, { roleAttributes: ["intruder"], defaultHostingCost: 99 });
+      const drift = await refresh("Identity", id, updated, news);
+      assert.equal(drift.gone, false);
+      assert.equal(drift.gone || drift.diff.changes, true);
+      await engine.remove("Identity", id, updated);
+    });
+
+    it("a real type change (Router) is a change; the default admin's fields are readable", async () => {
+      const { id, outs } = await createChecked("Identity", { name: "t-router", type: "User" });
+      mock.edge.patch("identities", id, { typeId: "Router" });
+      const drift = await refresh("Identity", id, outs, { name: "t-router", type: "User" });
+      assert.equal(!drift.gone && drift.diff.changes, true);
+      await engine.remove("Identity", id, outs);
+      const admin = await importById("Identity", mock.edge.defaultAdminId, {
+        name: "Default Admin",
+        type: "Default",
+        isAdmin: true,
+      });
+      assert.equal(admin.isDefaultAdmin, true);
+      assert.equal(admin.hasApiSession, true);
+    });
+
+    it("rejects bad inputs at check time, naming the property", async () => {
+      const { failures } = await engine.check(
+        "Identity",
+        {},
+        {
+          name: "bad",
+          defaultHostingCost: 70000,
+          permissions: ["identity.read", "root"],
+          enrollment: { ott: true, updb: "two" },
+        },
+      );
+      const props = failures.map((f) => f.property).sort();
+      assert.ok(props.includes("defaultHostingCost"), JSON.stringify(failures));
+      assert.ok(
+        props.some((p) => p.startsWith("permissions")),
+        JSON.stringify(failures),
+      );
+      assert.ok(
+        props.some((p) => p.startsWith("enrollment")),
+        JSON.stringify(failures),
+      );
+    });
+  });
+
+  describe("AuthPolicy", () => {
+    it("fills the controller's defaults, updates with PUT only, imports and refreshes clean", async () => {
+      const inputs = {
+        name: "strict",
+        primary: { updb: { minPasswordLength: 12 } },
+        secondary: { requireTotp: true },
+      };
+      const { id, outs } = await createChecked("AuthPolicy", inputs);
+      const stored = mock.edge.get("auth-policies", id)!;
+      assert.deepEqual(stored.primary, {
+        cert: { allowed: true, allowExpiredCerts: true },
+        extJwt: { allowed: true, allowedSigners: [] },
+        updb: {
+          allowed: true,
+          minPasswordLength: 12,
+          requireSpecialChar: false,
+          requireNumberChar: false,
+          requireMixedCase: false,
+          maxAttempts: 0,
+          lockoutDurationMinutes: 0,
+        },
+      });
+      await expectNoDrift("AuthPolicy", id, outs, inputs);
+      await importById("AuthPolicy", id, inputs);
+
+      const news = { ...inputs, primary: { updb: { minPasswordLength: 12, maxAttempts: 5 } } };
+      const { result } = await updateChecked("AuthPolicy", id, outs, news);
+      assert.equal(requests("PATCH", "/auth-policies/").length, 0);
+      assert.equal(requests("PUT", `/auth-policies/${id}`).length, 1);
+      const after = mock.edge.get("auth-policies", id)! as any;
+      assert.equal(after.primary.updb.maxAttempts, 5);
+      assert.equal(after.primary.cert.allowed, true); // PATCH would have reset it (controller bug)
+      await expectNoDrift("AuthPolicy", id, result!.outs, news);
+      await engine.remove("AuthPolicy", id, result!.outs);
+    });
+
+    it("refuses to delete a policy identities use, saying what to do", async () => {
+      const policy = await createChecked("AuthPolicy", { name: "in-use" });
+      const user = await createChecked("Identity", { name: "policy-user", authPolicyId: policy.id });
+      await assert.rejects(engine.remove("AuthPolicy", policy.id, policy.outs), (err: Error) => {
+        assert.match(err.message, /AuthPolicy "in-use".*still used by identities.*authPolicyId/);
+        assert.match(err.message, /CAN_NOT_DELETE_REFERENCED_ENTITY|referenced/);
+        return true;
+      });
+      await engine.remove("Identity", user.id, user.outs);
+      await engine.remove("AuthPolicy", policy.id, policy.outs);
+      assert.equal(mock.edge.get("auth-policies", policy.id), undefined);
+    });
+  });
+
+  describe("EdgeRouterPolicy", () => {
+    it("treats roles as sets (the server sorts them), updates, imports and detects drift", async () => {
+      const inputs = { name: "erp-1", identityRoles: ["#zeta", "#alpha"], edgeRouterRoles: ["#all"] };
+      const { id, outs } = await createChecked("EdgeRouterPolicy", inputs);
+      assert.deepEqual(mock.edge.get("edge-router-policies", id)?.identityRoles, ["#alpha", "#zeta"]);
+      assert.equal(outs.semantic, "AllOf");
+      assert.equal(outs.isSystem, false);
+      assert.deepEqual(outs.identityRolesDisplay, [
+        { role: "#alpha", name: "#alpha" },
+        { role: "#zeta", name: "#zeta" },
+      ]);
+      await expectNoDrift("EdgeRouterPolicy", id, outs, inputs);
+      await importById("EdgeRouterPolicy", id, inputs);
+      const sent = requests("POST", "/edge-router-policies").at(-1)!;
+      assert.match(sent.body ?? "", /"semantic":"AllOf"/);
+
+      const news = { ...inputs, semantic: "AnyOf", identityRoles: ["#alpha"] };
+      const { result } = await updateChecked("EdgeRouterPolicy", id, outs, news);
+      assert.deepEqual(mock.edge.get("edge-router-policies", id)?.identityRoles, ["#alpha"]);
+      mock.edge.patch("edge-router-policies", id, { edgeRouterRoles: ["#edge"] });
+      const drift = await refresh("EdgeRouterPolicy", id, result!.outs, news);
+      assert.equal(!drift.gone && drift.diff.changes, true);
+      await engine.remove("EdgeRouterPolicy", id, result!.outs);
+    });
+
+    it("validates roles at check time", async () => {
+      const { failures } = await engine.check(
+        "EdgeRouterPolicy",
+        {},
+        {
+          name: "bad",
+          identityRoles: ["#all", "#x"],
+          edgeRouterRoles: ["routers"],
+        },
+      );
+      assert.deepEqual(failures.map((f) => f.property).sort(), ["edgeRouterRoles.0", "identityRoles"]);
+      assert.match(failures.find((f) => f.property === "identityRoles")!.reason, /#all/);
+    });
+  });
+
+  describe("Ca", () => {
+    it("checks certPem is a CA certificate and privateKeyPem belongs to it", async () => {
+      const leaf = issueCertificate({ commonName: "leaf" });
+      const ca = testCa("Check CA");
+      const other = testCa("Other CA");
+      const check = (inputs: Props) => engine.check("Ca", {}, { name: "c", ...inputs });
+      assert.match(
+        (await check({ certPem: leaf.certPem })).failures[0].reason,
+        /certPem: is not a CA certificate/,
+      );
+      assert.match(
+        (await check({ certPem: "garbage" })).failures[0].reason,
+        /certPem: is not a PEM certificate/,
+      );
+      const wrongKey = await check({ certPem: ca.certPem, privateKeyPem: other.keyPem });
+      assert.equal(wrongKey.failures[0].property, "privateKeyPem");
+      assert.match(wrongKey.failures[0].reason, /does not belong to certPem/);
+      assert.deepEqual((await check({ certPem: ca.certPem, privateKeyPem: ca.keyPem })).failures, []);
+      // A preview where the certificate is computed from another resource: checked later.
+      assert.deepEqual((await check({ certPem: UNKNOWN, privateKeyPem: UNKNOWN })).failures, []);
+    });
+
+    it("is created unverified without its key; verification is left to the user", async () => {
+      const pki = testCa("Unverified CA");
+      const inputs = { name: "ca-unverified", certPem: pki.certPem };
+      const { id, outs } = await createChecked("Ca", inputs);
+      assert.equal(outs.isVerified, false);
+      assert.match(String(outs.verificationToken), /\w{8}/);
+      assert.equal(outs.identityNameFormat, "[caName] - [commonName]");
+      assert.equal(requests("POST", `/cas/${id}/verify`).length, 0);
+      await expectNoDrift("Ca", id, outs, inputs);
+      await engine.remove("Ca", id, outs);
+    });
+
+    it("verifies itself with the CA key, updates with PUT, replaces on a new certPem, imports", async () => {
+      const pki = testCa("Corp CA");
+      const inputs = {
+        name: "corp-ca",
+        certPem: pki.certPem,
+        privateKeyPem: pki.keyPem,
+        isAuthEnabled: true,
+        isOttCaEnrollmentEnabled: true,
+        identityRoles: ["robots", "devices"],
+        externalIdClaim: { location: "COMMON_NAME" },
+      };
+      const { id, outs } = await createChecked("Ca", inputs);
+      assert.equal(outs.isVerified, true);
+      assert.equal(mock.edge.get("cas", id)?.isVerified, true);
+      assert.equal(requests("POST", `/cas/${id}/verify`).length, 1);
+      assert.equal(outs.privateKeyPem, pki.keyPem);
+      assert.match(String(outs.fingerprint), /^[0-9a-f]{40}$/);
+      await expectNoDrift("Ca", id, outs, inputs);
+      // Import: the key is never returned by the controller, it comes from the program.
+      const imported = await importById("Ca", id, inputs);
+      assert.equal(imported.privateKeyPem, pki.keyPem);
+
+      // A verified CA can enroll identities by ottca.
+      const robot = await createChecked("Identity", {
+        name: "robot",
+        type: "Device",
+        enrollment: { ottca: id },
+      });
+      assert.ok(robot.outs.enrollmentJwt);
+      await engine.remove("Identity", robot.id, robot.outs);
+
+      const news = { ...inputs, isAuthEnabled: false, identityRoles: ["devices"] };
+      const { diff, result } = await updateChecked("Ca", id, outs, news);
+      assert.deepEqual(diff.replaces, []);
+      assert.equal(requests("PUT", `/cas/${id}`).length, 1);
+      assert.equal(mock.edge.get("cas", id)?.isAuthEnabled, false);
+      await expectNoDrift("Ca", id, result!.outs, news);
+
+      // Same certificate in other whitespace: no change. Another certificate: replacement.
+      const reformatted = { ...news, certPem: pki.certPem.replace(/\r?\n/g, "\r\n") };
+      assert.equal((await updateChecked("Ca", id, result!.outs, reformatted)).diff.changes, false);
+      const next = testCa("Corp CA 2");
+      const replaced = await engine.diff("Ca", id, result!.outs, {
+        ...news,
+        certPem: next.certPem,
+        privateKeyPem: next.keyPem,
+      });
+      assert.deepEqual(replaced.replaces, ["certPem"]);
+      assert.equal(replaced.deleteBeforeReplace, true);
+      await engine.remove("Ca", id, result!.outs);
+    });
+  });
+});

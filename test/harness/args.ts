@@ -1,0 +1,86 @@
+// Command line <-> HarnessOptions (runHarness builds the same command line the CLI parses).
+import type { Command, HarnessOptions } from "./types";
+
+export const USAGE =
+  "usage: harness <up|preview|refresh|destroy> <program-dir> [--state FILE] [--stack NAME]\n" +
+  "       [--config key=value ...] [--secret-config key=value ...] [--expect-no-changes] [--json]\n" +
+  "       [--parallel N] [--debug]";
+
+const COMMANDS = new Set(["up", "preview", "refresh", "destroy"]);
+
+export interface ParsedArgs {
+  command: Command;
+  opts: HarnessOptions;
+  json: boolean;
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const [command, programDir, ...rest] = argv;
+  if (!COMMANDS.has(command) || !programDir || programDir.startsWith("--")) throw new Error(USAGE);
+  const opts: HarnessOptions = { programDir };
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i];
+    const next = () => {
+      const v = rest[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    const pair = (into: Record<string, string>) => {
+      const kv = next();
+      const eq = kv.indexOf("=");
+      if (eq <= 0) throw new Error(`${flag} expects key=value, got "${kv}"`);
+      into[kv.slice(0, eq)] = kv.slice(eq + 1);
+    };
+    switch (flag) {
+      case "--state":
+        opts.stateFile = next();
+        break;
+      case "--stack":
+        opts.stack = next();
+        break;
+      case "--config":
+        pair((opts.config ??= {}));
+        break;
+      case "--secret-config":
+        pair((opts.secretConfig ??= {}));
+        break;
+      case "--parallel": {
+        const n = Number(next());
+        if (!Number.isInteger(n) || n < 1) throw new Error("--parallel expects a positive integer");
+        opts.parallel = n;
+        break;
+      }
+      case "--expect-no-changes":
+        opts.expectNoChanges = true;
+        break;
+      case "--debug":
+        opts.debug = true;
+        break;
+      case "--json":
+        json = true;
+        break;
+      default:
+        throw new Error(`unknown option ${flag}\n${USAGE}`);
+    }
+  }
+  return { command: command as Command, opts, json };
+}
+
+/**
+ * The CLI arguments for `opts`. Secret config goes through the environment (HARNESS_SECRET_CONFIG)
+ * so it never shows in a process listing.
+ */
+export function toArgs(command: Command, opts: HarnessOptions): string[] {
+  const args: string[] = [command, opts.programDir];
+  if (opts.stateFile) args.push("--state", opts.stateFile);
+  if (opts.stack) args.push("--stack", opts.stack);
+  for (const [k, v] of Object.entries(opts.config ?? {})) args.push("--config", `${k}=${v}`);
+  if (opts.parallel) args.push("--parallel", String(opts.parallel));
+  if (opts.expectNoChanges) args.push("--expect-no-changes");
+  if (opts.debug) args.push("--debug");
+  args.push("--json");
+  return args;
+}
+
+export const SECRET_CONFIG_ENV = "HARNESS_SECRET_CONFIG";

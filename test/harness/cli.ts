@@ -1,0 +1,67 @@
+// `npm run harness -- <up|preview|refresh|destroy> <program-dir> [options]`: runs a Pulumi program
+// against the real dynamic-provider host, the way `pulumi up` does. See README-style notes in index.ts.
+import { parseArgs, SECRET_CONFIG_ENV } from "./args";
+import { run } from "./commands";
+import { formatFailures, formatReport } from "./format";
+import { Session } from "./session";
+import type { Report } from "./types";
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => (text ? stream.write(text, () => resolve()) : resolve()));
+}
+
+function checkExpectNoChanges(r: Report): void {
+  const changed =
+    r.command === "refresh" ? r.changes.length : r.resources.filter((x) => x.op !== "same" && !x.error).length;
+  if (changed > 0) r.failures.push({ message: `--expect-no-changes: ${changed} resource(s) changed` });
+  if (changed > 0) r.ok = false;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e: any) {
+    await write(process.stderr, `${e.message}\n`);
+    return 2;
+  }
+  const { command, opts, json } = parsed;
+  // Secret config passed by runHarness through the environment; the host must not inherit it.
+  const fromEnv = process.env[SECRET_CONFIG_ENV];
+  if (fromEnv) {
+    opts.secretConfig = { ...JSON.parse(fromEnv), ...opts.secretConfig };
+    delete process.env[SECRET_CONFIG_ENV];
+  }
+
+  let session: Session;
+  try {
+    session = new Session(command, opts);
+  } catch (e: any) {
+    await write(process.stderr, `error: ${e.message}\n`);
+    return 2;
+  }
+  try {
+    await run(session);
+  } catch (e: any) {
+    session.fail({ message: e.message });
+  }
+  const hostLog = await session.hostLog();
+  const report = await session.close();
+  if (opts.expectNoChanges) checkExpectNoChanges(report);
+
+  await write(process.stdout, json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  if (!report.ok) {
+    await write(process.stderr, formatFailures(report));
+    if (hostLog && !opts.debug) await write(process.stderr, `\ndynamic-provider host output:\n${hostLog}`);
+  }
+  return report.ok ? 0 : 1;
+}
+
+// Exit explicitly: the Pulumi runtime can keep handles open after the program finished.
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (e) => {
+    await write(process.stderr, `harness crashed: ${e?.stack ?? e}\n`);
+    process.exit(3);
+  },
+);

@@ -1,0 +1,40 @@
+// The harness commands: up / preview (run the program, then delete what it no longer declares),
+// refresh (see refresh.ts) and destroy.
+import { deleteAll } from "./deletes";
+import { runProgram } from "./program";
+import { refresh } from "./refresh";
+import { maskSecrets } from "./secrets";
+import type { Session } from "./session";
+
+export async function run(s: Session): Promise<void> {
+  switch (s.command) {
+    case "up":
+    case "preview":
+      return up(s);
+    case "refresh":
+      return refresh(s);
+    case "destroy":
+      return deleteAll(s, [...s.state.resources]);
+  }
+}
+
+async function up(s: Session): Promise<void> {
+  // Start the host while the program loads: both spend most of their start-up loading @pulumi/pulumi.
+  s.host().catch(() => undefined);
+  const program = await runProgram(s);
+  s.report.outputs = maskSecrets(program.outputs);
+  // Errors from the program are usually echoes of a failed step; report them only on their own.
+  if (s.report.failures.length === 0) {
+    for (const message of program.errors) s.fail({ message: `program failed: ${message}` });
+  }
+  if (!s.report.ok) {
+    // Like the engine: after a failed step nothing is deleted (an unregistered resource may only
+    // be missing because the program stopped early).
+    s.save();
+    return;
+  }
+  s.state.outputs = program.outputs;
+  const gone = s.state.resources.filter((r) => r.pendingDelete || !program.registered.has(r.urn));
+  await deleteAll(s, gone);
+  s.save();
+}

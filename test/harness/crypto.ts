@@ -1,0 +1,60 @@
+// Encryption of secret values in the state file.
+//
+// Each secret is stored as `{[SIG_KEY]: SECRET_SIG, ciphertext: "v1:<iv>:<tag>:<data>"}` (base64 parts),
+// AES-256-GCM with a fresh 12-byte IV per value. The 32-byte key is derived with scrypt (N=2^14) and a
+// per-state random salt (kept in the state file) from:
+//   - env PULUMI_CONFIG_PASSPHRASE when set (like pulumi's passphrase secrets provider), otherwise
+//   - a random 32-byte key kept in `<state file>.key` (mode 0600), created on first use.
+// A wrong passphrase or key file makes decryption fail with a clear error instead of returning garbage.
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+
+export interface Cipher {
+  encrypt(plain: unknown): string;
+  decrypt(ciphertext: string): unknown;
+}
+
+function keyMaterial(stateFile: string): Buffer {
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE;
+  if (passphrase !== undefined && passphrase !== "") return Buffer.from(passphrase, "utf8");
+  const keyFile = `${stateFile}.key`;
+  try {
+    return Buffer.from(fs.readFileSync(keyFile, "utf8").trim(), "base64");
+  } catch (e: any) {
+    if (e.code !== "ENOENT") throw e;
+  }
+  const key = crypto.randomBytes(32);
+  // "wx": never overwrite a key another process just created.
+  fs.writeFileSync(keyFile, key.toString("base64"), { mode: 0o600, flag: "wx" });
+  return key;
+}
+
+export function newSalt(): string {
+  return crypto.randomBytes(16).toString("base64");
+}
+
+export function makeCipher(stateFile: string, salt: string): Cipher {
+  const key = crypto.scryptSync(keyMaterial(stateFile), Buffer.from(salt, "base64"), 32);
+  return {
+    encrypt(plain) {
+      const iv = crypto.randomBytes(12);
+      const c = crypto.createCipheriv("aes-256-gcm", key, iv);
+      const data = Buffer.concat([c.update(JSON.stringify(plain), "utf8"), c.final()]);
+      return ["v1", iv, c.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64"))).join(":");
+    },
+    decrypt(ciphertext) {
+      const [version, iv, tag, data] = ciphertext.split(":");
+      if (version !== "v1") throw new Error(`unsupported ciphertext version ${version}`);
+      const d = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
+      d.setAuthTag(Buffer.from(tag, "base64"));
+      try {
+        const plain = Buffer.concat([d.update(Buffer.from(data, "base64")), d.final()]);
+        return JSON.parse(plain.toString("utf8"));
+      } catch {
+        throw new Error(
+          `cannot decrypt a secret in ${stateFile}: wrong PULUMI_CONFIG_PASSPHRASE or ${stateFile}.key?`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// The engine harness as a library for tests, examples, the demo and benchmarks.
+//
+// Each run is a fresh child process (a fresh Pulumi runtime): the CLI in cli.ts with `--json`.
+// The program runs in that process under a custom resource monitor (program.ts); every dynamic
+// resource it registers is stepped right away on the real `@pulumi/pulumi/cmd/dynamic-provider` host
+// over gRPC (host.ts, steps.ts), so the program sees real ids and outputs.
+//
+// State: a JSON file (default `<program-dir>/.state/<stack>.json`). Secret values in it are
+// encrypted with AES-256-GCM; the key is derived with scrypt from env PULUMI_CONFIG_PASSPHRASE or,
+// when that is unset, from a random key in `<state file>.key` (mode 0600, created on first use).
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { SECRET_CONFIG_ENV, toArgs } from "./args";
+import type { Command, HarnessOptions, Report } from "./types";
+
+export { type HarnessState, readState, type StateResource } from "./state";
+export * from "./types";
+
+export interface HarnessResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** The `--json` document (null if the CLI crashed before printing it). */
+  report: Report;
+}
+
+const repoRoot = path.resolve(__dirname, "..", "..");
+const cli = path.join(__dirname, "cli.ts");
+
+export function runHarness(command: Command, opts: HarnessOptions): Promise<HarnessResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, TS_NODE_TRANSPILE_ONLY: "true" };
+  if (opts.secretConfig && Object.keys(opts.secretConfig).length > 0) {
+    env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
+  }
+  const args = toArgs(command, { ...opts, programDir: path.resolve(opts.programDir) });
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", cli, ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+    if (opts.debug) process.stderr.write(c);
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => {
+      let report: any = null;
+      try {
+        report = JSON.parse(stdout);
+      } catch {
+        // leave null: stderr says why
+      }
+      resolve({ exitCode: code ?? 1, stdout, stderr, report });
+    });
+  });
+}

@@ -1,0 +1,65 @@
+// `refresh`: Read every resource in state, then Diff (refreshed outputs against the stored inputs),
+// as the engine does; the provider's diff decides what counts as drift.
+import { markSecretKeys, maskSecrets, secretKeys, stripSecrets } from "./secrets";
+import type { Session } from "./session";
+import type { StateResource } from "./state";
+import { deepEqual, differingKeys } from "./steps";
+import type { PropertyChange } from "./types";
+
+export async function refresh(s: Session): Promise<void> {
+  await Promise.all(
+    s.state.resources.map((r) =>
+      s.limit.run(() =>
+        refreshOne(s, r).catch((e: any) => {
+          s.record(r, "refresh", { error: e.message });
+          s.fail({ urn: r.urn, name: r.name, type: r.type, message: `refreshing ${r.name}: ${e.message}` });
+        }),
+      ),
+    ),
+  );
+  s.save();
+}
+
+async function refreshOne(s: Session, r: StateResource): Promise<void> {
+  const host = await s.host();
+  const read = await host.read(r.urn, r.id, r.outputs, r.inputs);
+  const change = { urn: r.urn, name: r.name, type: r.type };
+  if (!read.id) {
+    s.state.resources = s.state.resources.filter((x) => x !== r);
+    s.report.changes.push({ ...change, kind: "delete", properties: [] });
+    s.record(r, "delete");
+    return;
+  }
+  // Secretness survives a refresh: whatever was secret before (or is a secret input) stays secret.
+  const secret = new Set([...secretKeys(r.outputs), ...secretKeys(r.inputs), ...(r.additionalSecretOutputs ?? [])]);
+  const outputs = markSecretKeys(read.outputs, secret);
+  const diff = await host.diff(r.urn, read.id, read.outputs, r.inputs, r.inputs);
+  if (diff.changes) {
+    s.report.changes.push({ ...change, kind: "update", properties: driftedProperties(r, outputs) });
+  }
+  const oldInputs = r.inputs;
+  r.id = read.id;
+  r.outputs = outputs;
+  if (read.inputs) r.inputs = markSecretKeys(read.inputs, secretKeys(oldInputs));
+  s.record(r, diff.changes ? "update" : "same");
+}
+
+/** Outputs that changed since the last state; if none did, the inputs that no longer match. */
+function driftedProperties(r: StateResource, refreshed: Record<string, any>): PropertyChange[] {
+  const keys = new Set([...Object.keys(r.outputs), ...Object.keys(refreshed)]);
+  keys.delete("__provider");
+  const changed = [...keys].filter((k) => !deepEqual(stripSecrets(r.outputs[k]), stripSecrets(refreshed[k])));
+  if (changed.length > 0) {
+    return changed.map((k) => ({ name: k, old: shown(r.outputs[k]), new: shown(refreshed[k]) }));
+  }
+  return differingKeys(stripSecrets(r.inputs), stripSecrets(refreshed)).map((k) => ({
+    name: k,
+    old: shown(r.inputs[k]),
+    new: shown(refreshed[k]),
+  }));
+}
+
+/** Masked, and `null` for an absent value so the JSON report keeps the key. */
+function shown(v: unknown): unknown {
+  return v === undefined ? null : maskSecrets(v);
+}

@@ -1,0 +1,72 @@
+// Secret values, the way Pulumi's RPC layer marks them: `{[SIG_KEY]: SECRET_SIG, value}`.
+// In memory the harness keeps secrets in this marked form; the state file replaces `value` with
+// `ciphertext` (see crypto.ts), and printed output shows MASK.
+
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const MASK = "[secret]";
+
+export function isSecret(v: unknown): v is { value: unknown } {
+  return typeof v === "object" && v !== null && (v as any)[SIG_KEY] === SECRET_SIG;
+}
+
+export function makeSecret(value: unknown): unknown {
+  return isSecret(value) ? value : { [SIG_KEY]: SECRET_SIG, value };
+}
+
+/** Deep copy without secret markers: what the host (acceptSecrets=false) must receive. */
+export function stripSecrets(v: unknown): any {
+  if (isSecret(v)) return stripSecrets(v.value);
+  if (Array.isArray(v)) return v.map(stripSecrets);
+  if (typeof v === "object" && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = stripSecrets(x);
+    return out;
+  }
+  return v;
+}
+
+export function containsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (typeof v === "object" && v !== null) return Object.values(v).some(containsSecret);
+  return false;
+}
+
+/** Top-level keys whose value holds a secret anywhere inside. */
+export function secretKeys(props: Record<string, unknown>): string[] {
+  return Object.keys(props).filter((k) => containsSecret(props[k]));
+}
+
+/** Marks the given top-level keys secret, as the engine does with host outputs. */
+export function markSecretKeys(props: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> {
+  const out = { ...props };
+  for (const k of keys) if (k in out) out[k] = makeSecret(out[k]);
+  return out;
+}
+
+/** Copy for printing: secrets become MASK, unknowns stay visible as "[unknown]". */
+export function maskSecrets(v: unknown): any {
+  if (isSecret(v)) return MASK;
+  if (v === UNKNOWN) return "[unknown]";
+  if (Array.isArray(v)) return v.map(maskSecrets);
+  if (typeof v === "object" && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = maskSecrets(x);
+    return out;
+  }
+  return v;
+}
+
+/** Applies `fn` to every secret's plain value (used to encrypt / decrypt the state file). */
+export function mapSecrets(v: unknown, fn: (secret: Record<string, unknown>) => unknown): any {
+  if (typeof v === "object" && v !== null && (v as any)[SIG_KEY] === SECRET_SIG) return fn(v as any);
+  if (Array.isArray(v)) return v.map((x) => mapSecrets(x, fn));
+  if (typeof v === "object" && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = mapSecrets(x, fn);
+    return out;
+  }
+  return v;
+}

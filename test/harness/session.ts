@@ -1,0 +1,137 @@
+// One harness command's shared context: the project, the state, the host, the report being built.
+import * as path from "node:path";
+import { Host } from "./host";
+import { Limiter } from "./limit";
+import { fullConfigKey, projectName } from "./project";
+import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
+import { type HarnessState, StateStore, type StateResource } from "./state";
+import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
+
+export class Session {
+  readonly project: string;
+  readonly stack: string;
+  readonly programDir: string;
+  readonly store: StateStore;
+  readonly state: HarnessState;
+  readonly limit: Limiter;
+  readonly report: Report;
+  private readonly started = Date.now();
+  private hostPromise: Promise<Host> | undefined;
+
+  constructor(
+    readonly command: Command,
+    readonly opts: HarnessOptions,
+  ) {
+    this.programDir = path.resolve(opts.programDir);
+    this.project = projectName(this.programDir);
+    this.stack = opts.stack ?? "dev";
+    this.store = new StateStore(path.resolve(opts.stateFile ?? path.join(this.programDir, ".state", `${this.stack}.json`)));
+    this.state = this.store.load(this.project, this.stack);
+    this.state.project = this.project;
+    this.state.stack = this.stack;
+    // Like `pulumi up -c k=v`: config given on the command line is saved with the stack.
+    for (const [k, v] of Object.entries(opts.config ?? {})) this.state.config[fullConfigKey(this.project, k)] = v;
+    for (const [k, v] of Object.entries(opts.secretConfig ?? {})) {
+      this.state.config[fullConfigKey(this.project, k)] = makeSecret(v);
+    }
+    this.limit = new Limiter(Math.max(1, opts.parallel ?? 16));
+    this.report = {
+      command,
+      project: this.project,
+      stack: this.stack,
+      stateFile: this.store.file,
+      preview: command === "preview",
+      ok: true,
+      resources: [],
+      outputs: {},
+      summary: {},
+      changes: [],
+      failures: [],
+      durationMs: 0,
+    };
+  }
+
+  get preview(): boolean {
+    return this.command === "preview";
+  }
+
+  /** Starts the host (once) and configures it with the stack config; call early to overlap start-up. */
+  host(): Promise<Host> {
+    this.hostPromise ??= (async () => {
+      const env = {
+        ...process.env,
+        PULUMI_NODEJS_PROJECT: this.project,
+        PULUMI_NODEJS_STACK: this.stack,
+      };
+      const host = await Host.start(this.programDir, env, this.opts.debug ?? false);
+      try {
+        await host.configure(stripSecrets(this.state.config));
+      } catch (e) {
+        await host.stop();
+        throw e;
+      }
+      return host;
+    })();
+    return this.hostPromise;
+  }
+
+  /** Writes the state (never during preview), resources in dependency order. */
+  save(): void {
+    if (this.preview) return;
+    this.state.resources = dependencyOrder(this.state.resources);
+    this.store.save(this.state);
+  }
+
+  record(res: StateResource | { urn: string; type: string; name: string }, op: Op, extra: Partial<ResourceReport> = {}) {
+    const outputs = "outputs" in res ? res.outputs : {};
+    const { __provider, ...shown } = outputs;
+    this.report.resources.push({
+      urn: res.urn,
+      type: res.type,
+      name: res.name,
+      id: "id" in res ? res.id : "",
+      op,
+      outputs: maskSecrets(shown),
+      providerBytes: typeof __provider === "string" ? Buffer.byteLength(__provider) : 0,
+      ...extra,
+    });
+    if (!extra.error) this.report.summary[op] = (this.report.summary[op] ?? 0) + 1;
+  }
+
+  fail(failure: Failure): void {
+    this.report.ok = false;
+    this.report.failures.push(failure);
+  }
+
+  async close(): Promise<Report> {
+    if (this.hostPromise) {
+      const host = await this.hostPromise.catch(() => undefined);
+      await host?.stop();
+    }
+    this.report.durationMs = Date.now() - this.started;
+    return this.report;
+  }
+
+  /** The host's output, appended to error messages (it holds the provider's stack traces). */
+  async hostLog(): Promise<string> {
+    const host = await this.hostPromise?.catch(() => undefined);
+    return host?.log ?? "";
+  }
+}
+
+/** Stable topological order: each resource after the ones it depends on. */
+export function dependencyOrder(resources: StateResource[]): StateResource[] {
+  const out: StateResource[] = [];
+  const placed = new Set<StateResource>();
+  const byUrn = new Map<string, StateResource[]>();
+  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
+  const visit = (r: StateResource, stack: Set<StateResource>) => {
+    if (placed.has(r) || stack.has(r)) return;
+    stack.add(r);
+    for (const dep of r.dependencies) for (const d of byUrn.get(dep) ?? []) if (d !== r) visit(d, stack);
+    placed.add(r);
+    out.push(r);
+  };
+  for (const r of resources) visit(r, new Set());
+  return out;
+}

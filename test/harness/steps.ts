@@ -1,0 +1,150 @@
+// The engine's step for one registered resource during `up` / `preview`:
+// Check, then Create (new), Read+Diff (import), or Diff -> same / Update / Replace.
+import { deleteResource } from "./deletes";
+import { HostError } from "./host";
+import { markSecretKeys, secretKeys, stripSecrets } from "./secrets";
+import type { Session } from "./session";
+import type { StateResource } from "./state";
+import type { Op } from "./types";
+
+type Props = Record<string, any>;
+
+/** What the program asked for in RegisterResource. */
+export interface Registration {
+  urn: string;
+  type: string;
+  name: string;
+  /** Inputs as the program serialized them: secret markers kept, unknowns during preview. */
+  inputs: Props;
+  dependencies: string[];
+  protect: boolean;
+  retainOnDelete: boolean;
+  deleteBeforeReplace: boolean;
+  importId: string;
+  ignoreChanges: string[];
+  additionalSecretOutputs: string[];
+}
+
+export interface StepResult {
+  id: string;
+  /** Secret keys marked; during preview, values not known yet are left out (the program sees unknowns). */
+  outputs: Props;
+}
+
+export async function runStep(s: Session, reg: Registration): Promise<StepResult> {
+  const host = await s.host();
+  const old = s.state.resources.find((r) => r.urn === reg.urn && !r.pendingDelete);
+  const news = old ? applyIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges) : reg.inputs;
+  const secretInputs = secretKeys(news);
+
+  const checked = await host.check(reg.urn, old?.inputs ?? {}, news);
+  if (checked.failures.length > 0) {
+    const lines = checked.failures.map((f) => `  ${f.property || "(resource)"}: ${f.reason}`);
+    throw new Error(`check failed for ${reg.name}:\n${lines.join("\n")}`);
+  }
+  // The host answers without secret markers: re-apply them to the keys that were secret.
+  const inputs = markSecretKeys(checked.inputs, secretInputs);
+  const secretOutputs = [...secretInputs, ...reg.additionalSecretOutputs];
+  const entry = (id: string, outputs: Props): StateResource => ({
+    urn: reg.urn,
+    type: reg.type,
+    name: reg.name,
+    id,
+    inputs,
+    outputs: markSecretKeys(outputs, secretOutputs),
+    dependencies: reg.dependencies,
+    ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
+    ...(reg.protect ? { protect: true } : {}),
+    ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+  });
+  const done = (r: StateResource, op: Op, extra = {}): StepResult => {
+    if (!s.preview) {
+      s.state.resources = [...s.state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete), r];
+      s.save();
+    }
+    s.record(r, op, extra);
+    return { id: r.id, outputs: r.outputs };
+  };
+
+  if (!old && reg.importId) {
+    const read = await host.read(reg.urn, reg.importId, inputs, inputs);
+    if (!read.id) throw new Error(`import of ${reg.name}: object ${reg.importId} does not exist`);
+    const diff = await host.diff(reg.urn, read.id, read.outputs, inputs, read.inputs ?? inputs);
+    if (diff.changes) {
+      const props = differingKeys(stripSecrets(inputs), read.outputs);
+      throw new Error(
+        `import of ${reg.name} (${reg.importId}) would change properties [${props.join(", ")}]: ` +
+          "make the program's inputs match the existing object",
+      );
+    }
+    return done(entry(read.id, read.outputs), "import");
+  }
+
+  if (!old) return done(await create(s, reg, entry, inputs), "create");
+
+  const diff = await host.diff(reg.urn, old.id, old.outputs, inputs, old.inputs);
+  if (!diff.changes) return done({ ...entry(old.id, old.outputs), outputs: old.outputs }, "same");
+
+  if (diff.replaces.length === 0) {
+    if (s.preview) return done(entry(old.id, stripSecrets(inputs)), "update");
+    const outputs = await host.update(reg.urn, old.id, old.outputs, inputs, old.inputs);
+    return done(entry(old.id, outputs), "update");
+  }
+
+  if (old.protect) throw new Error(`resource ${reg.name} is protected and its change needs a replace`);
+  const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
+  if (deleteFirst) {
+    await deleteResource(s, old);
+  } else if (!s.preview) {
+    // Create-before-delete: the old object is deleted after the program finished.
+    old.pendingDelete = true;
+    s.save();
+  }
+  return done(await create(s, reg, entry, inputs), "replace", deleteFirst ? { deleteBeforeReplace: true } : {});
+}
+
+async function create(
+  s: Session,
+  reg: Registration,
+  entry: (id: string, outputs: Props) => StateResource,
+  inputs: Props,
+): Promise<StateResource> {
+  if (s.preview) return entry("", stripSecrets(inputs));
+  const host = await s.host();
+  try {
+    const created = await host.create(reg.urn, inputs);
+    return entry(created.id, created.outputs);
+  } catch (e) {
+    // The object exists although the create failed (init failure): keep it in state, never orphan it.
+    if (e instanceof HostError && e.created) {
+      s.state.resources.push(entry(e.created.id, e.created.outputs));
+      s.save();
+    }
+    throw e;
+  }
+}
+
+/** `ignoreChanges`: keep the old input value for these top-level keys. */
+function applyIgnoreChanges(news: Props, oldInputs: Props, ignore: string[]): Props {
+  const out = { ...news };
+  for (const path of ignore) {
+    const key = path.split(/[.[]/)[0];
+    if (key in oldInputs) out[key] = oldInputs[key];
+    else delete out[key];
+  }
+  return out;
+}
+
+/** Top-level keys of `a` whose value differs (deeply) from `b`'s. */
+export function differingKeys(a: Props, b: Props): string[] {
+  return Object.keys(a).filter((k) => k !== "__provider" && !deepEqual(a[k], b[k]));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as any)[k], (b as any)[k]));
+}
