@@ -95,6 +95,7 @@ export const certificateRequestToken = {
     return server && outputs(state.frontdoorId, server);
   },
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  list: (ctx, scope) => collection.listIds(ctx, scope),
   async findExisting(ctx, inputs) {
     const server = await collection.findByName(ctx, inputs);
     return server && { id: server.id, outs: outputs(inputs.frontdoorId, server) };

@@ -198,4 +198,5 @@ export const customFrontend = {
     return seen && outputs(state, seen);
   },
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  list: (ctx, scope) => collection.listIds(ctx, scope),
 } satisfies ResourceDefinition<CustomFrontendInputs>;

@@ -19,8 +19,6 @@ export async function run(s: Session): Promise<void> {
 }
 
 async function up(s: Session): Promise<void> {
-  // Start the host while the program loads: both spend most of their start-up loading @pulumi/pulumi.
-  s.host().catch(() => undefined);
   const program = await runProgram(s);
   s.report.outputs = maskSecrets(program.outputs);
   // Errors from the program are usually echoes of a failed step; report them only on their own.

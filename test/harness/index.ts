@@ -32,7 +32,11 @@ export function runHarness(command: Command, opts: HarnessOptions): Promise<Harn
   if (opts.secretConfig && Object.keys(opts.secretConfig).length > 0) {
     env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
   }
-  const args = toArgs(command, { ...opts, programDir: path.resolve(opts.programDir) });
+  const args = toArgs(command, {
+    ...opts,
+    programDir: path.resolve(opts.programDir),
+    stateFile: opts.stateFile && path.resolve(opts.stateFile),
+  });
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", cli, ...args], {
     cwd: repoRoot,
     env,

@@ -48,6 +48,7 @@ export class Session {
       changes: [],
       failures: [],
       durationMs: 0,
+      pid: process.pid,
     };
   }
 

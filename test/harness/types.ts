@@ -80,4 +80,6 @@ export interface Report {
   changes: Change[];
   failures: Failure[];
   durationMs: number;
+  /** The harness process (the host is another process). */
+  pid: number;
 }
