@@ -25,10 +25,11 @@ export interface HarnessResult {
 }
 
 const repoRoot = path.resolve(__dirname, "..", "..");
-const cli = path.join(__dirname, "cli.ts");
+// boot.js: cli.ts behind a cached TypeScript transpile (same result as ts-node --transpile-only).
+const boot = path.join(__dirname, "boot.js");
 
 export function runHarness(command: Command, opts: HarnessOptions): Promise<HarnessResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, TS_NODE_TRANSPILE_ONLY: "true" };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   if (opts.secretConfig && Object.keys(opts.secretConfig).length > 0) {
     env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
   }
@@ -37,7 +38,7 @@ export function runHarness(command: Command, opts: HarnessOptions): Promise<Harn
     programDir: path.resolve(opts.programDir),
     stateFile: opts.stateFile && path.resolve(opts.stateFile),
   });
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", cli, ...args], {
+  const child = spawn(process.execPath, [boot, ...args], {
     cwd: repoRoot,
     env,
     stdio: ["ignore", "pipe", "pipe"],

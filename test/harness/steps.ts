@@ -95,12 +95,13 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
   if (deleteFirst) {
     await deleteResource(s, old);
-  } else if (!s.preview) {
-    // Create-before-delete: the old object is deleted after the program finished.
-    old.pendingDelete = true;
-    s.save();
+    return done(await create(s, reg, entry, inputs), "replace", { deleteBeforeReplace: true });
   }
-  return done(await create(s, reg, entry, inputs), "replace", deleteFirst ? { deleteBeforeReplace: true } : {});
+  // Create-before-delete: once the new object exists, the old one waits for deletion until the
+  // program finished. If the create fails the old object simply stays the live one.
+  const created = await create(s, reg, entry, inputs, old);
+  if (!s.preview) old.pendingDelete = true;
+  return done(created, "replace");
 }
 
 async function create(
@@ -108,6 +109,7 @@ async function create(
   reg: Registration,
   entry: (id: string, outputs: Props) => StateResource,
   inputs: Props,
+  replacing?: StateResource,
 ): Promise<StateResource> {
   if (s.preview) return entry("", stripSecrets(inputs));
   const host = await s.host();
@@ -117,6 +119,7 @@ async function create(
   } catch (e) {
     // The object exists although the create failed (init failure): keep it in state, never orphan it.
     if (e instanceof HostError && e.created) {
+      if (replacing) replacing.pendingDelete = true;
       s.state.resources.push(entry(e.created.id, e.created.outputs));
       s.save();
     }

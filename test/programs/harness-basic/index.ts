@@ -53,7 +53,8 @@ const provider = {
     fs.mkdirSync(dir, { recursive: true });
     for (const f of fs.readdirSync(dir)) {
       const other = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
-      if (other.key === inputs.key) throw new Error(`key "${inputs.key}" already exists (object ${other.id})`);
+      if (other.key === inputs.key)
+        throw new Error(`key "${inputs.key}" already exists (object ${other.id})`);
     }
     const id = `obj-${inputs.key}-${Math.random().toString(16).slice(2, 10)}`;
     const outs = {
@@ -90,7 +91,8 @@ const provider = {
   // Only defined fields: an `undefined` output would break the host's reply.
   fields(inputs: any) {
     const out: Record<string, unknown> = { key: inputs.key, label: this.label };
-    for (const k of ["value", "secretValue", "ref", "generation"]) if (inputs[k] !== undefined) out[k] = inputs[k];
+    for (const k of ["value", "secretValue", "ref", "generation"])
+      if (inputs[k] !== undefined) out[k] = inputs[k];
     return out;
   },
 
@@ -115,7 +117,14 @@ class Obj extends pulumi.dynamic.Resource {
   declare readonly ref: pulumi.Output<string>;
 
   constructor(name: string, args: Record<string, pulumi.Input<any>>, opts?: pulumi.CustomResourceOptions) {
-    const outs = { value: undefined, secretValue: undefined, label: undefined, pid: undefined, argv: undefined, ref: undefined };
+    const outs = {
+      value: undefined,
+      secretValue: undefined,
+      label: undefined,
+      pid: undefined,
+      argv: undefined,
+      ref: undefined,
+    };
     super(provider as pulumi.dynamic.ResourceProvider, name, { ...outs, ...args }, opts, "harness", "Obj");
   }
 }

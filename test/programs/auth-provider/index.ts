@@ -1,0 +1,34 @@
+// AuthProvider lifecycle driven by stack config, so one program covers create, update, replace,
+// delete and import: `name`, `enabled`, `frontdoorId` (replace), `withPartner`, `importId`.
+import * as pulumi from "@pulumi/pulumi";
+import * as frontdoor from "pulumi-frontdoor";
+
+const config = new pulumi.Config();
+
+const sso = new frontdoor.AuthProvider(
+  "sso",
+  {
+    name: config.get("name") ?? "corp-sso",
+    type: "OIDC",
+    enabled: config.getBoolean("enabled") ?? true,
+    frontdoorId: config.get("frontdoorId"),
+    data: {
+      issuer: "https://login.example.com/realms/corp",
+      client_id: "frontdoor",
+      client_secret: config.requireSecret("ssoClientSecret"),
+      scopes: ["openid", "email"],
+    },
+  },
+  { import: config.get("importId") },
+);
+
+if (config.getBoolean("withPartner") ?? true) {
+  new frontdoor.AuthProvider("partner", {
+    name: "partner-api-key",
+    type: "API_KEY",
+    data: { header_name: "x-api-key", api_key: config.requireSecret("partnerApiKey") },
+  });
+}
+
+export const ssoId = sso.id;
+export const ssoName = sso.name;
