@@ -31,14 +31,21 @@ function stack() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-test-"));
   const dataDir = path.join(dir, "data");
   const stateFile = path.join(dir, "state.json");
-  const run = (command: "up" | "preview" | "refresh" | "destroy", items?: Item[], extra: Partial<HarnessOptions> = {}) =>
+  const run = (
+    command: "up" | "preview" | "refresh" | "destroy",
+    items?: Item[],
+    extra: Partial<HarnessOptions> = {},
+  ) =>
     runHarness(command, {
       programDir,
       stateFile,
       ...extra,
       config: { dataDir, ...(items ? { spec: JSON.stringify({ items }) } : {}), ...extra.config },
     });
-  const events = () => (fs.existsSync(path.join(dataDir, "events.log")) ? fs.readFileSync(path.join(dataDir, "events.log"), "utf8").trim().split("\n") : []);
+  const events = () =>
+    fs.existsSync(path.join(dataDir, "events.log"))
+      ? fs.readFileSync(path.join(dataDir, "events.log"), "utf8").trim().split("\n")
+      : [];
   const objectFile = (id: string) => path.join(dataDir, "objects", `${id}.json`);
   const state = () => readState(stateFile);
   const resource = (name: string) => {
@@ -65,7 +72,9 @@ describe("engine harness", function () {
       { name: "a", key: "ka", value: "v1", secret: true },
       { name: "b", key: "kb", value: "vb", refTo: "a" },
     ];
-    const r = ok(await s.run("up", items, { config: { label: "from-cli" }, secretConfig: { secretValue: SECRET } }));
+    const r = ok(
+      await s.run("up", items, { config: { label: "from-cli" }, secretConfig: { secretValue: SECRET } }),
+    );
     assert.deepEqual(r.report.summary, { create: 2 });
     assert.deepEqual(ops(r), { a: "create", b: "create" });
 
@@ -130,11 +139,23 @@ describe("engine harness", function () {
     assert.equal(s.state().resources.length, 2);
     const ev = s.events();
     assert.ok(ev.includes(`update ka ${before.a}`));
-    assert.ok(ev.indexOf(`create kb2 ${s.resource("b").id}`) < ev.indexOf(`delete kb ${before.b}`), ev.join("\n"));
+    assert.ok(
+      ev.indexOf(`create kb2 ${s.resource("b").id}`) < ev.indexOf(`delete kb ${before.b}`),
+      ev.join("\n"),
+    );
     assert.ok(ev.includes(`delete kc ${before.c}`));
     assert.ok(!fs.existsSync(s.objectFile(before.c)));
 
-    const same = ok(await s.run("up", [{ name: "a", key: "ka", value: "v2" }, { name: "b", key: "kb2" }], { expectNoChanges: true }));
+    const same = ok(
+      await s.run(
+        "up",
+        [
+          { name: "a", key: "ka", value: "v2" },
+          { name: "b", key: "kb2" },
+        ],
+        { expectNoChanges: true },
+      ),
+    );
     assert.deepEqual(same.report.summary, { same: 2 });
   });
 
@@ -147,7 +168,11 @@ describe("engine harness", function () {
       { name: "collides", key: "k3", generation: g },
     ];
     ok(await s.run("up", gen(1)));
-    const old = { opt: s.resource("opt").id, fromDiff: s.resource("fromDiff").id, collides: s.resource("collides").id };
+    const old = {
+      opt: s.resource("opt").id,
+      fromDiff: s.resource("fromDiff").id,
+      collides: s.resource("collides").id,
+    };
 
     const r = await s.run("up", gen(2));
     assert.equal(r.exitCode, 1);
@@ -161,7 +186,10 @@ describe("engine harness", function () {
     ]) {
       const created = s.resource(name).id;
       assert.notEqual(created, old[name as "opt"]);
-      assert.ok(ev.indexOf(`delete ${key} ${old[name as "opt"]}`) < ev.indexOf(`create ${key} ${created}`), ev.join("\n"));
+      assert.ok(
+        ev.indexOf(`delete ${key} ${old[name as "opt"]}`) < ev.indexOf(`create ${key} ${created}`),
+        ev.join("\n"),
+      );
     }
     // The failed replace lost nothing: the old object is still in state and still exists.
     assert.equal(s.resource("collides").id, old.collides);
@@ -170,15 +198,27 @@ describe("engine harness", function () {
 
   it("preview plans without create/update/delete calls and never writes state", async () => {
     const s = stack();
-    ok(await s.run("up", [{ name: "a", key: "ka", value: "v1" }, { name: "b", key: "kb" }]));
+    ok(
+      await s.run("up", [
+        { name: "a", key: "ka", value: "v1" },
+        { name: "b", key: "kb" },
+      ]),
+    );
     const stateBefore = fs.readFileSync(s.stateFile, "utf8");
     const eventsBefore = s.events();
-    const r = ok(await s.run("preview", [{ name: "a", key: "ka", value: "v2" }, { name: "n", key: "kn", refTo: "a" }]));
+    const r = ok(
+      await s.run("preview", [
+        { name: "a", key: "ka", value: "v2" },
+        { name: "n", key: "kn", refTo: "a" },
+      ]),
+    );
     assert.deepEqual(ops(r), { a: "update", n: "create", b: "delete" });
     assert.equal(r.report.preview, true);
     assert.deepEqual(s.events(), eventsBefore);
     assert.equal(fs.readFileSync(s.stateFile, "utf8"), stateBefore);
-    const changes = await s.run("preview", [{ name: "a", key: "ka", value: "v1" }], { expectNoChanges: true });
+    const changes = await s.run("preview", [{ name: "a", key: "ka", value: "v1" }], {
+      expectNoChanges: true,
+    });
     assert.equal(changes.exitCode, 1, "b would be deleted");
   });
 
@@ -197,7 +237,12 @@ describe("engine harness", function () {
 
   it("refresh: clean, drift with old/new values, deleted objects, --expect-no-changes", async () => {
     const s = stack();
-    ok(await s.run("up", [{ name: "a", key: "ka", value: "v1" }, { name: "b", key: "kb", value: "vb" }]));
+    ok(
+      await s.run("up", [
+        { name: "a", key: "ka", value: "v1" },
+        { name: "b", key: "kb", value: "vb" },
+      ]),
+    );
     const clean = ok(await s.run("refresh", undefined, { expectNoChanges: true }));
     assert.deepEqual(clean.report.changes, []);
 
@@ -212,7 +257,13 @@ describe("engine harness", function () {
     assert.deepEqual(
       [...r.report.changes].sort((x, y) => x.name.localeCompare(y.name)),
       [
-        { urn: a.urn, name: "a", type: DYNAMIC, kind: "update", properties: [{ name: "value", old: "v1", new: "changed-outside" }] },
+        {
+          urn: a.urn,
+          name: "a",
+          type: DYNAMIC,
+          kind: "update",
+          properties: [{ name: "value", old: "v1", new: "changed-outside" }],
+        },
         { urn: b.urn, name: "b", type: DYNAMIC, kind: "delete", properties: [] },
       ],
     );
@@ -234,7 +285,12 @@ describe("engine harness", function () {
 
   it("destroy deletes dependents first and empties the state", async () => {
     const s = stack();
-    ok(await s.run("up", [{ name: "a", key: "ka" }, { name: "b", key: "kb", refTo: "a" }]));
+    ok(
+      await s.run("up", [
+        { name: "a", key: "ka" },
+        { name: "b", key: "kb", refTo: "a" },
+      ]),
+    );
     const ids = { a: s.resource("a").id, b: s.resource("b").id };
     const r = ok(await s.run("destroy"));
     assert.deepEqual(r.report.summary, { delete: 2 });
@@ -250,7 +306,9 @@ describe("engine harness", function () {
     const id = s.resource("orig").id;
     const other = stack();
     const config = { dataDir: s.dataDir };
-    const bad = await other.run("up", [{ name: "imp", key: "ki", value: "different", importId: id }], { config });
+    const bad = await other.run("up", [{ name: "imp", key: "ki", value: "different", importId: id }], {
+      config,
+    });
     assert.equal(bad.exitCode, 1);
     assert.match(bad.stderr, /import of imp .*would change properties \[value\]/);
     const r = ok(await other.run("up", [{ name: "imp", key: "ki", value: "v", importId: id }], { config }));

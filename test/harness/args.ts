@@ -26,11 +26,11 @@ export function parseArgs(argv: string[]): ParsedArgs {
       if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
       return v;
     };
-    const pair = (into: Record<string, string>) => {
+    const pair = (into: Record<string, string> | undefined): Record<string, string> => {
       const kv = next();
       const eq = kv.indexOf("=");
       if (eq <= 0) throw new Error(`${flag} expects key=value, got "${kv}"`);
-      into[kv.slice(0, eq)] = kv.slice(eq + 1);
+      return { ...into, [kv.slice(0, eq)]: kv.slice(eq + 1) };
     };
     switch (flag) {
       case "--state":
@@ -40,10 +40,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
         opts.stack = next();
         break;
       case "--config":
-        pair((opts.config ??= {}));
+        opts.config = pair(opts.config);
         break;
       case "--secret-config":
-        pair((opts.secretConfig ??= {}));
+        opts.secretConfig = pair(opts.secretConfig);
         break;
       case "--parallel": {
         const n = Number(next());

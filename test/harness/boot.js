@@ -21,7 +21,12 @@ require.extensions[".ts"] = (module, filename) => {
     ts ??= require("typescript");
     js = ts.transpileModule(source, {
       fileName: filename,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+        inlineSourceMap: true,
+      },
     }).outputText;
     fs.mkdirSync(cacheDir, { recursive: true });
     // Write-then-rename: concurrent runs never read a half-written file.

@@ -11,7 +11,9 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 
 function checkExpectNoChanges(r: Report): void {
   const changed =
-    r.command === "refresh" ? r.changes.length : r.resources.filter((x) => x.op !== "same" && !x.error).length;
+    r.command === "refresh"
+      ? r.changes.length
+      : r.resources.filter((x) => x.op !== "same" && !x.error).length;
   if (changed === 0) return;
   r.failures.push({ message: `--expect-no-changes: ${changed} resource(s) changed` });
   r.ok = false;

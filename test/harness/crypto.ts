@@ -40,7 +40,9 @@ export function makeCipher(stateFile: string, salt: string): Cipher {
       const iv = crypto.randomBytes(12);
       const c = crypto.createCipheriv("aes-256-gcm", key, iv);
       const data = Buffer.concat([c.update(JSON.stringify(plain), "utf8"), c.final()]);
-      return ["v1", iv, c.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64"))).join(":");
+      return ["v1", iv, c.getAuthTag(), data]
+        .map((p) => (typeof p === "string" ? p : p.toString("base64")))
+        .join(":");
     },
     decrypt(ciphertext) {
       const [version, iv, tag, data] = ciphertext.split(":");

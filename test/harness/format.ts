@@ -38,7 +38,8 @@ export function formatReport(r: Report): string {
     const suffix = res.error ? "  **failed**" : res.retained ? "  (retained)" : "";
     lines.push(`    ${SYMBOL[res.op].padEnd(10)} ${shortType(res.type).padEnd(width)}  ${res.name}${suffix}`);
     const change = r.changes.find((c) => c.urn === res.urn && c.kind === "update");
-    for (const p of change?.properties ?? []) lines.push(`        ${p.name}: ${value(p.old)} => ${value(p.new)}`);
+    for (const p of change?.properties ?? [])
+      lines.push(`        ${p.name}: ${value(p.old)} => ${value(p.new)}`);
   }
   const outputs = Object.entries(r.outputs);
   if (outputs.length > 0) {
@@ -60,7 +61,9 @@ export function formatReport(r: Report): string {
 
 export function formatFailures(r: Report): string {
   return r.failures
-    .map((f) => (f.name ? `error: ${f.name} (${shortType(f.type ?? "")}): ${f.message}` : `error: ${f.message}`))
+    .map((f) =>
+      f.name ? `error: ${f.name} (${shortType(f.type ?? "")}): ${f.message}` : `error: ${f.message}`,
+    )
     .map((l) => `${l}\n`)
     .join("");
 }

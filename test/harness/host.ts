@@ -85,7 +85,9 @@ export class Host {
       child.stdout!.on("data", onData);
       child.stderr!.on("data", (c: Buffer) => host.capture(c.toString()));
       child.once("error", reject);
-      child.once("exit", (code) => reject(new Error(`dynamic-provider host exited (${code}): ${host.output}`)));
+      child.once("exit", (code) =>
+        reject(new Error(`dynamic-provider host exited (${code}): ${host.output}`)),
+      );
     });
     host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     return host;
@@ -122,7 +124,9 @@ export class Host {
     req.setOlds(struct(olds));
     req.setNews(struct(news));
     const resp = await this.call("check", req);
-    const failures = resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
+    const failures = resp
+      .getFailuresList()
+      .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
     return { inputs: resp.getInputs()?.toJavaScript() ?? news, failures };
   }
 
@@ -169,7 +173,12 @@ export class Host {
   }
 
   /** An empty `id` in the answer means the object is gone. */
-  async read(urn: string, id: string, props: Props, inputs: Props): Promise<{ id: string; outputs: Props; inputs?: Props }> {
+  async read(
+    urn: string,
+    id: string,
+    props: Props,
+    inputs: Props,
+  ): Promise<{ id: string; outputs: Props; inputs?: Props }> {
     const req = new provproto.ReadRequest();
     req.setUrn(urn);
     req.setId(id);
@@ -205,7 +214,10 @@ function toHostError(err: any): HostError {
           "pulumirpc.ErrorResourceInitFailed",
         );
         if (detail?.getId()) {
-          return new HostError(message, { id: detail.getId(), outputs: detail.getProperties()?.toJavaScript() ?? {} });
+          return new HostError(message, {
+            id: detail.getId(),
+            outputs: detail.getProperties()?.toJavaScript() ?? {},
+          });
         }
       }
     } catch {

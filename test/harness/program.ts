@@ -76,7 +76,9 @@ class HarnessMonitor {
     };
     if (!req.getCustom()) return answer("", {}); // components have no step of their own
     if (!req.getType().startsWith(DYNAMIC_TYPE)) {
-      return cb(new Error(`the harness only runs dynamic resources, not ${req.getType()} (${req.getName()})`));
+      return cb(
+        new Error(`the harness only runs dynamic resources, not ${req.getType()} (${req.getName()})`),
+      );
     }
     if (this.steps.has(urn)) return cb(new Error(`duplicate resource URN ${urn}`));
     this.registered.add(urn);
@@ -121,7 +123,8 @@ class HarnessMonitor {
 
 function registration(req: any, urn: string): Registration {
   const deps = new Set<string>(req.getDependenciesList());
-  for (const [, pd] of req.getPropertydependenciesMap().entries()) for (const u of pd.getUrnsList()) deps.add(u);
+  for (const [, pd] of req.getPropertydependenciesMap().entries())
+    for (const u of pd.getUrnsList()) deps.add(u);
   deps.delete(urn);
   return {
     urn,
@@ -144,7 +147,9 @@ export async function runProgram(s: Session): Promise<ProgramRun> {
   settings.setMockOptions(monitor, s.project, s.stack, s.preview);
   await settings.awaitFeatureSupport();
   const config = stripSecrets(s.state.config);
-  const secretConfigKeys = Object.keys(s.state.config).filter((k) => stripSecrets(s.state.config[k]) !== s.state.config[k]);
+  const secretConfigKeys = Object.keys(s.state.config).filter(
+    (k) => stripSecrets(s.state.config[k]) !== s.state.config[k],
+  );
   pulumi.runtime.setAllConfig(config, secretConfigKeys);
 
   const errors: string[] = [];

@@ -31,7 +31,11 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
     return;
   }
   // Secretness survives a refresh: whatever was secret before (or is a secret input) stays secret.
-  const secret = new Set([...secretKeys(r.outputs), ...secretKeys(r.inputs), ...(r.additionalSecretOutputs ?? [])]);
+  const secret = new Set([
+    ...secretKeys(r.outputs),
+    ...secretKeys(r.inputs),
+    ...(r.additionalSecretOutputs ?? []),
+  ]);
   const outputs = markSecretKeys(read.outputs, secret);
   const diff = await host.diff(r.urn, read.id, read.outputs, r.inputs, r.inputs);
   if (diff.changes) {

@@ -40,7 +40,10 @@ export function secretKeys(props: Record<string, unknown>): string[] {
 }
 
 /** Marks the given top-level keys secret, as the engine does with host outputs. */
-export function markSecretKeys(props: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> {
+export function markSecretKeys(
+  props: Record<string, unknown>,
+  keys: Iterable<string>,
+): Record<string, unknown> {
   const out = { ...props };
   for (const k of keys) if (k in out) out[k] = makeSecret(out[k]);
   return out;

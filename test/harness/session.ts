@@ -4,7 +4,7 @@ import { Host } from "./host";
 import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
-import { type HarnessState, StateStore, type StateResource } from "./state";
+import { type HarnessState, type StateResource, StateStore } from "./state";
 import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
 
 export class Session {
@@ -25,12 +25,15 @@ export class Session {
     this.programDir = path.resolve(opts.programDir);
     this.project = projectName(this.programDir);
     this.stack = opts.stack ?? "dev";
-    this.store = new StateStore(path.resolve(opts.stateFile ?? path.join(this.programDir, ".state", `${this.stack}.json`)));
+    this.store = new StateStore(
+      path.resolve(opts.stateFile ?? path.join(this.programDir, ".state", `${this.stack}.json`)),
+    );
     this.state = this.store.load(this.project, this.stack);
     this.state.project = this.project;
     this.state.stack = this.stack;
     // Like `pulumi up -c k=v`: config given on the command line is saved with the stack.
-    for (const [k, v] of Object.entries(opts.config ?? {})) this.state.config[fullConfigKey(this.project, k)] = v;
+    for (const [k, v] of Object.entries(opts.config ?? {}))
+      this.state.config[fullConfigKey(this.project, k)] = v;
     for (const [k, v] of Object.entries(opts.secretConfig ?? {})) {
       this.state.config[fullConfigKey(this.project, k)] = makeSecret(v);
     }
@@ -83,7 +86,11 @@ export class Session {
     this.store.save(this.state);
   }
 
-  record(res: StateResource | { urn: string; type: string; name: string }, op: Op, extra: Partial<ResourceReport> = {}) {
+  record(
+    res: StateResource | { urn: string; type: string; name: string },
+    op: Op,
+    extra: Partial<ResourceReport> = {},
+  ) {
     const outputs = "outputs" in res ? res.outputs : {};
     const { __provider, ...shown } = outputs;
     this.report.resources.push({

@@ -70,11 +70,17 @@ export class StateStore {
     }
     const { encryptionSalt, ...state } = JSON.parse(raw) as StateFile;
     this.salt = encryptionSalt;
-    return mapSecrets(state, (s) => ({ ...withoutCiphertext(s), value: this.getCipher().decrypt(s.ciphertext as string) }));
+    return mapSecrets(state, (s) => ({
+      ...withoutCiphertext(s),
+      value: this.getCipher().decrypt(s.ciphertext as string),
+    }));
   }
 
   save(state: HarnessState): void {
-    const encrypted = mapSecrets(state, (s) => ({ ...withoutValue(s), ciphertext: this.getCipher().encrypt(s.value) }));
+    const encrypted = mapSecrets(state, (s) => ({
+      ...withoutValue(s),
+      ciphertext: this.getCipher().encrypt(s.value),
+    }));
     const doc: StateFile = { ...encrypted, ...(this.salt ? { encryptionSalt: this.salt } : {}) };
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     // Write-then-rename so a crash never leaves a truncated state file.
