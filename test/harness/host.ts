@@ -192,6 +192,17 @@ export class Host {
     };
   }
 
+  /** Peak resident memory of the host process so far (Linux: VmHWM), in bytes; undefined elsewhere. */
+  peakRssBytes(): number | undefined {
+    try {
+      const status = require("node:fs").readFileSync(`/proc/${this.child.pid}/status`, "utf8") as string;
+      const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+      return kb ? Number(kb) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async stop(): Promise<void> {
     this.client?.close();
     if (this.child.exitCode === null && this.child.signalCode === null) {

@@ -114,6 +114,7 @@ export class Session {
   async close(): Promise<Report> {
     if (this.hostPromise) {
       const host = await this.hostPromise.catch(() => undefined);
+      this.report.hostPeakRssBytes = host?.peakRssBytes();
       await host?.stop();
     }
     this.report.durationMs = Date.now() - this.started;

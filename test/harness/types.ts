@@ -80,6 +80,8 @@ export interface Report {
   changes: Change[];
   failures: Failure[];
   durationMs: number;
+  /** Peak resident memory of the dynamic-provider host (Linux), when a host was started. */
+  hostPeakRssBytes?: number;
   /** The harness process (the host is another process). */
   pid: number;
 }
