@@ -1,7 +1,7 @@
 // What runs inside Pulumi's dynamic-provider host: the provider methods of every resource kind, over
 // one process-wide set of settings and API clients (one connection pool and one Edge session per host
 // process). The serialized provider (see dynamic.ts) only holds `require` of this module and a kind.
-import { type RawSettings, readSettings } from "./config";
+import { type RawSettings, readSettings, retryPolicy } from "./config";
 import { EdgeClient } from "./http/edge";
 import { ApiError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
@@ -42,9 +42,12 @@ export function providerFor(kind: string) {
 }
 
 export async function configure(config: HostConfig): Promise<void> {
-  settings = readSettings((key) => config.get(key));
-  setDebug(/^(1|true|yes)$/i.test(settings.debug ?? ""));
-  clients = {};
+  const next = readSettings((key) => config.get(key));
+  setDebug(/^(1|true|yes)$/i.test(next.debug ?? ""));
+  // The host configures each kind's provider separately, with the same stack config: keep the
+  // clients (one connection pool, one Edge session per process) unless the settings really changed.
+  if (JSON.stringify(next) !== JSON.stringify(settings)) clients = {};
+  settings = next;
 }
 
 /** Settings from configure, or (outside the host, e.g. SDK functions) from the environment alone. */
@@ -85,8 +88,15 @@ export async function diff(kind: string, _id: string, olds: Props, news: Props) 
   };
 }
 
-/** How many times a create whose answer was lost is looked up and, if absent, sent again. */
+/**
+ * How many times a create whose answer was lost is looked up and, if absent, sent again: at least 3,
+ * and as many as the configured retries allow (frontdoor:maxRetries), which bound every other request.
+ */
 const AMBIGUOUS_CREATE_ATTEMPTS = 3;
+
+function ambiguousCreateAttempts(): number {
+  return Math.max(AMBIGUOUS_CREATE_ATTEMPTS, retryPolicy(currentSettings()).maxAttempts);
+}
 
 export async function create(kind: string, inputs: Props) {
   const def = resourceDefinition(kind);
@@ -109,7 +119,7 @@ export async function create(kind: string, inputs: Props) {
             debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
             return { id: existing.id, outs: plain(existing.outs) };
           }
-          if (attempt >= AMBIGUOUS_CREATE_ATTEMPTS) throw err;
+          if (attempt >= ambiguousCreateAttempts()) throw err;
           debug(`${def.kind}: create answer lost and no object exists; sending it again`);
         }
       }

@@ -34,8 +34,11 @@ const web = new frontdoor.CustomFrontend("web", {
   // waitForActive: true,  // also wait until the records have propagated (status ACTIVE)
 });
 
+export const frontendId = web.id;
 export const status = web.status;
 export const domainName = web.domainName;
 export const aRecordName = web.dnsRecords.aRecord.name;
 export const aRecordAddresses = web.dnsRecords.aRecord.ipAddresses;
 export const cnameRecords = web.dnsRecords.cnameRecords;
+// All of it in one output: {aRecord: {name, ipAddresses}, cnameRecords: [{name, value}]}.
+export const dnsRecords = web.dnsRecords;

@@ -57,6 +57,8 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Statuses that are answers, not errors (e.g. 404 on read means "gone"). */
   accept?: number[];
+  /** A POST that may safely be sent again when its answer was lost (e.g. a login): retried like a GET. */
+  idempotent?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -108,7 +110,7 @@ export class HttpClient {
         const error = this.networkError(opts, resource, err);
         // A POST that may have reached the server is not retried blindly: the caller decides
         // (look the object up and adopt it, or report what exists).
-        if (error.ambiguous && opts.method === "POST") throw error;
+        if (error.ambiguous && opts.method === "POST" && !opts.idempotent) throw error;
         // A certificate that does not verify will not verify on the next attempt either.
         if (isTlsFailure(err) || !this.mayRetry(attempt, started)) throw error;
         const delay = backoffDelay(this.retry, attempt);

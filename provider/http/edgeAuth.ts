@@ -79,6 +79,8 @@ export class EdgeSessionAuth implements AuthScheme {
       body: method === "password" ? { username, password } : {},
       resource: `Edge authentication (method=${method})`,
       anonymous: true,
+      // A login that reached the server only leaves an unused session behind: send it again.
+      idempotent: true,
     });
     const session = (res.body as { data?: ApiSessionData })?.data ?? {};
     const token = session.token ?? headerValue(res.headers[SESSION_HEADER]);

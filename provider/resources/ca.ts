@@ -12,6 +12,7 @@ import {
 import forge from "node-forge";
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
+import { ApiError } from "../http/errors";
 import {
   type CheckFailure,
   containsUnknown,
@@ -173,19 +174,33 @@ export function verificationCertificate(caCertPem: string, caKeyPem: string, tok
 
 /** Verifies the CA with its key when it is not verified yet; returns the CA as it now is. */
 async function verifyIfPossible(ctx: ResourceContext, inputs: CaInputs, id: string): Promise<EdgeObject> {
-  const server = await collection.require(ctx, inputs, id);
-  if (server.isVerified || !inputs.privateKeyPem) return server;
-  const pem = verificationCertificate(inputs.certPem, inputs.privateKeyPem, String(server.verificationToken));
-  await ctx.edge().request({
-    method: "POST",
-    path: collection.path(id, "verify"),
-    body: pem,
-    contentType: "text/plain",
-    resource: collection.label(inputs),
-    accept: [409], // already verified (by someone else meanwhile): the goal is reached
-  });
-  return collection.require(ctx, inputs, id);
+  for (let attempt = 1; ; attempt++) {
+    const server = await collection.require(ctx, inputs, id);
+    if (server.isVerified || !inputs.privateKeyPem) return server;
+    const pem = verificationCertificate(
+      inputs.certPem,
+      inputs.privateKeyPem,
+      String(server.verificationToken),
+    );
+    try {
+      await ctx.edge().request({
+        method: "POST",
+        path: collection.path(id, "verify"),
+        body: pem,
+        contentType: "text/plain",
+        resource: collection.label(inputs),
+        accept: [409], // already verified (by someone else meanwhile): the goal is reached
+      });
+      return collection.require(ctx, inputs, id);
+    } catch (err) {
+      // The answer was lost: whether it was carried out shows in the CA (checked at the loop's top).
+      if (!(err instanceof ApiError && err.ambiguous) || attempt >= VERIFY_ATTEMPTS) throw err;
+    }
+  }
 }
+
+/** How many times a verification whose answer was lost is checked and, if not done, sent again. */
+const VERIFY_ATTEMPTS = 3;
 
 export const ca = {
   kind: "Ca",
@@ -232,6 +247,7 @@ export const ca = {
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
   async findExisting(ctx, inputs) {
     const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(server, inputs) };
+    // An adopted CA is verified like a new one (its create answer was lost before verification).
+    return server && { id: server.id, outs: outputs(await verifyIfPossible(ctx, inputs, server.id), inputs) };
   },
 } satisfies ResourceDefinition<CaInputs>;

@@ -8,11 +8,23 @@ import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 
+const DNS_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** A fully qualified DNS name of at least two labels (what the service accepts as a hostname). */
+function isDnsName(value: string): boolean {
+  const labels = value.split(".");
+  return value.length <= 253 && labels.length >= 2 && labels.every((label) => DNS_LABEL.test(label));
+}
+
 export const CustomFrontendInputs = z.strictObject({
   frontdoorId,
   hostname: z
     .string()
     .min(1)
+    .refine(
+      isDnsName,
+      "must be a DNS hostname such as apps.example.com (labels of letters, digits and hyphens)",
+    )
     .describe("The domain the user owns, e.g. `apps.example.com`. Changing it replaces the frontend."),
   authProviderIds: z
     .array(z.string().min(1))
@@ -195,8 +207,24 @@ export const customFrontend = {
   update,
   async read(ctx, id, state) {
     const seen = await observe(ctx, state, id);
-    return seen && outputs(state, seen);
+    if (!seen) return undefined;
+    const refreshed = outputs(state, seen);
+    // Records that cannot be read right now (the frontend went back to NEW) are not gone: keep the
+    // last known ones, so stack outputs that feed DNS resources do not go empty.
+    if (!seen.dnsRecords && state.dnsRecords) refreshed.dnsRecords = state.dnsRecords;
+    return refreshed;
   },
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
   list: (ctx, scope) => collection.listIds(ctx, scope),
+  // Hostnames are unique per frontdoor: a create whose answer was lost is adopted by hostname (and
+  // waited for like a new one), instead of failing and leaving an orphan that blocks the hostname.
+  async findExisting(ctx, inputs) {
+    const items = await ctx
+      .frontdoor()
+      .listAll<ServerObject>(collection.path(inputs.frontdoorId), label(inputs));
+    const wanted = inputs.hostname.toLowerCase();
+    const match = items.find((item) => String(item.hostname ?? item.domainName).toLowerCase() === wanted);
+    if (!match) return undefined;
+    return { id: match.id, outs: outputs(inputs, await waitUntilReady(ctx, inputs, match.id)) };
+  },
 } satisfies ResourceDefinition<CustomFrontendInputs>;

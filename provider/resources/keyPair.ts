@@ -3,6 +3,7 @@
 // ClientCertificate. No API is called; the key never changes unless an input changes (replacement).
 import { createHash, createPublicKey } from "node:crypto";
 import { z } from "zod";
+import { ProviderError } from "../http/errors";
 import { registerSecret } from "../redact";
 import type { Props, ResourceDefinition } from "../resource";
 import { generateKeyPairAndCsr } from "./pem";
@@ -46,7 +47,14 @@ export const keyPair = {
   },
   // Nothing to ask: the state is the truth. Without a key in it (an `import`), there is nothing to adopt.
   async read(_ctx, _id, state) {
-    return typeof state.privateKeyPem === "string" ? (state as Props) : undefined;
+    // The state is the only place a KeyPair exists: refresh returns it unchanged. Import has no
+    // private key to return, which is an error worth saying plainly (not "does not exist").
+    if (typeof state.privateKeyPem !== "string") {
+      throw new ProviderError(
+        "a KeyPair cannot be imported: its private key exists only in the state that generated it",
+      );
+    }
+    return state as Props;
   },
   // Every input replaces, so an update only ever records what the diff found equal.
   async update(_ctx, _id, olds, news) {

@@ -35,14 +35,22 @@ export function newSalt(): string {
 
 export function makeCipher(stateFile: string, salt: string): Cipher {
   const key = crypto.scryptSync(keyMaterial(stateFile), Buffer.from(salt, "base64"), 32);
+  // Like Pulumi's caching crypter: a value keeps its ciphertext across the saves of one run (the state
+  // is saved after every step; re-encrypting every secret each time made large stacks slow).
+  const known = new Map<string, string>();
   return {
     encrypt(plain) {
+      const text = JSON.stringify(plain);
+      const cached = known.get(text);
+      if (cached) return cached;
       const iv = crypto.randomBytes(12);
       const c = crypto.createCipheriv("aes-256-gcm", key, iv);
-      const data = Buffer.concat([c.update(JSON.stringify(plain), "utf8"), c.final()]);
-      return ["v1", iv, c.getAuthTag(), data]
+      const data = Buffer.concat([c.update(text, "utf8"), c.final()]);
+      const ciphertext = ["v1", iv, c.getAuthTag(), data]
         .map((p) => (typeof p === "string" ? p : p.toString("base64")))
         .join(":");
+      known.set(text, ciphertext);
+      return ciphertext;
     },
     decrypt(ciphertext) {
       const [version, iv, tag, data] = ciphertext.split(":");

@@ -39,7 +39,8 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
   const outputs = markSecretKeys(read.outputs, secret);
   const diff = await host.diff(r.urn, read.id, read.outputs, r.inputs, r.inputs);
   if (diff.changes) {
-    s.report.changes.push({ ...change, kind: "update", properties: driftedProperties(r, outputs) });
+    const properties = await driftedProperties(s, r, read.id, outputs);
+    s.report.changes.push({ ...change, kind: "update", properties });
   }
   const oldInputs = r.inputs;
   r.id = read.id;
@@ -48,13 +49,33 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
   s.record(r, diff.changes ? "update" : "same");
 }
 
-/** Outputs that changed since the last state; if none did, the inputs that no longer match. */
-function driftedProperties(r: StateResource, refreshed: Record<string, any>): PropertyChange[] {
+/**
+ * The properties that make up the drift. The dynamic provider's Diff answers only "changes or not",
+ * so each property that changed since the last state is tried on its own: it is drift when putting
+ * just that new value into the old state makes the provider's Diff report a change. Outputs the
+ * service moves by itself (a status) or derives (a display list) are so left out, as the provider
+ * decides. If the old state already differed from the inputs, every changed property is listed.
+ */
+async function driftedProperties(
+  s: Session,
+  r: StateResource,
+  id: string,
+  refreshed: Record<string, any>,
+): Promise<PropertyChange[]> {
+  const host = await s.host();
   const keys = new Set([...Object.keys(r.outputs), ...Object.keys(refreshed)]);
   keys.delete("__provider");
   const changed = [...keys].filter((k) => !deepEqual(stripSecrets(r.outputs[k]), stripSecrets(refreshed[k])));
-  if (changed.length > 0) {
-    return changed.map((k) => ({ name: k, old: shown(r.outputs[k]), new: shown(refreshed[k]) }));
+  const baseline = await host.diff(r.urn, id, r.outputs, r.inputs, r.inputs);
+  const drifted: string[] = [];
+  for (const k of changed) {
+    const probe = baseline.changes
+      ? baseline
+      : await host.diff(r.urn, id, { ...r.outputs, [k]: refreshed[k] }, r.inputs, r.inputs);
+    if (probe.changes) drifted.push(k);
+  }
+  if (drifted.length > 0) {
+    return drifted.map((k) => ({ name: k, old: shown(r.outputs[k]), new: shown(refreshed[k]) }));
   }
   return differingKeys(stripSecrets(r.inputs), stripSecrets(refreshed)).map((k) => ({
     name: k,

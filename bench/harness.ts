@@ -1,0 +1,122 @@
+// Benchmarks through the engine harness (the real dynamic-provider host): `up` against raw sequential
+// HTTP, refresh request and socket counts, serialized provider and state size, a 429 storm, and the
+// host's peak memory.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { runHarness, type HarnessResult } from "../test/harness";
+import { startMockServer, type MockServer } from "../test/mock/server";
+import { mockConfig } from "../test/support/engine";
+import { type Row, row, timed } from "./lib";
+
+const program = path.join(__dirname, "programs", "many");
+
+function harnessOptions(mock: MockServer, stateFile: string, count: number) {
+  const config = mockConfig(mock);
+  const token = config["frontdoor:token"];
+  delete config["frontdoor:token"];
+  return {
+    programDir: program,
+    stateFile,
+    config: { ...config, count: String(count) },
+    secretConfig: { "frontdoor:token": token, clientSecret: "bench-client-secret" },
+  };
+}
+
+async function run(command: "up" | "refresh" | "destroy", opts: ReturnType<typeof harnessOptions>): Promise<HarnessResult> {
+  const result = await runHarness(command, opts);
+  if (result.exitCode !== 0) throw new Error(`harness ${command} failed: ${result.stderr}\n${result.stdout.slice(-2000)}`);
+  return result;
+}
+
+const tempState = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-bench-")), "bench.json");
+
+/** The same creates as raw HTTP, one after another on one connection: the baseline for `up`. */
+async function rawSequentialCreates(mock: MockServer, count: number): Promise<number> {
+  const url = `${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`;
+  const headers = { authorization: `Bearer ${mock.credentials.frontdoorToken}`, "content-type": "application/json" };
+  const { ms } = await timed(async () => {
+    for (let i = 0; i < count; i++) {
+      const body = { name: `raw-${i}`, type: "OIDC", data: { issuer: "https://login.example.com", client_id: `c${i}`, client_secret: "s", scopes: ["openid"], supports_pkce: false } };
+      const res = await request(url, { method: "POST", headers, body: JSON.stringify(body) });
+      await res.body.text();
+    }
+  });
+  for (const item of mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers")) {
+    mock.frontdoor.remove(mock.credentials.frontdoorId, "auth-providers", String(item.id));
+  }
+  return ms;
+}
+
+export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[] }> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+
+  // up of 200 against raw sequential HTTP, at loopback speed and with 10 ms of API latency per request.
+  for (const latencyMs of [0, 10]) {
+    const mock = await startMockServer();
+    if (latencyMs) mock.faults.random({ seed: 1, rate: 1, kinds: ["delay"], delayMs: latencyMs });
+    const raw = await rawSequentialCreates(mock, 200);
+    const opts = harnessOptions(mock, tempState(), 200);
+    const up = await run("up", opts);
+    const where = latencyMs ? `${latencyMs} ms API latency` : "loopback, no added latency";
+    rows.push(row(`Harness up of 200 resources vs raw sequential HTTP (${where})`, up.report.durationMs, raw, 3));
+    if (!latencyMs) {
+      const bytes = up.report.resources.map((r) => r.providerBytes);
+      rows.push(row("__provider bytes per resource", Math.max(...bytes), undefined, 2048, "bytes"));
+      rows.push(row("State file bytes per resource", fs.statSync(opts.stateFile).size / 200, undefined, undefined, "bytes"));
+      notes.push(`harness up of 200 includes starting the harness process and the host (a trivial up takes ~1.5 s).`);
+    }
+    await run("destroy", opts);
+    await mock.close();
+  }
+
+  // refresh of 500: exactly 500 GETs, sockets bounded by the pool.
+  {
+    const mock = await startMockServer();
+    const opts = harnessOptions(mock, tempState(), 500);
+    await run("up", opts);
+    mock.clearLog();
+    mock.stats.connectionsOpened = 0;
+    mock.stats.peakOpenConnections = mock.stats.openConnections;
+    const refresh = await run("refresh", opts);
+    const gets = mock.log.filter((e) => e.method === "GET").length;
+    const others = mock.log.length - gets;
+    rows.push(row("Refresh of 500 resources: GET requests", gets, undefined, 500, "requests"));
+    rows.push(row("Refresh of 500 resources: peak open sockets (pool size 16)", mock.stats.peakOpenConnections, undefined, 16, "sockets"));
+    rows.push(row("Refresh of 500 resources: wall time", refresh.report.durationMs, undefined, undefined));
+    if (others) notes.push(`refresh sent ${others} requests besides GETs`);
+    await run("destroy", opts);
+    await mock.close();
+  }
+
+  // 200-resource up under a 30% 429 storm (Retry-After: 0) against the same up without faults.
+  {
+    const mock = await startMockServer();
+    const clean = harnessOptions(mock, tempState(), 200);
+    const calm = await run("up", clean);
+    await run("destroy", clean);
+    mock.faults.random({ seed: 42, rate: 0.3, kinds: ["429"], retryAfterSeconds: 0 });
+    const stormy = harnessOptions(mock, tempState(), 200);
+    const storm = await run("up", stormy);
+    const refused = mock.log.filter((e) => e.status === 429).length;
+    mock.faults.stop();
+    const created = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length;
+    rows.push(row(`Harness up of 200 under a 30% 429 storm (${refused} refusals, ${created} created) vs no faults`, storm.report.durationMs, calm.report.durationMs, 1.5));
+    await run("destroy", stormy);
+    await mock.close();
+  }
+
+  // Peak memory of the dynamic-provider host for 1000 resources.
+  {
+    const mock = await startMockServer();
+    const opts = harnessOptions(mock, tempState(), 1000);
+    const up = await run("up", opts);
+    rows.push(row("Dynamic-provider host peak RSS, up of 1000 resources", (up.report.hostPeakRssBytes ?? 0) / 2 ** 20, undefined, undefined, "MiB"));
+    rows.push(row("Harness up of 1000 resources: wall time", up.report.durationMs, undefined, undefined));
+    await run("destroy", opts);
+    await mock.close();
+  }
+  return { rows, notes };
+}

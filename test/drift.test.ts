@@ -1,0 +1,319 @@
+// Drift detection for every resource kind through the real dynamic-provider host (engine harness):
+// no false drift right after `up` (every optional input set, and none set), and a matrix of changes
+// made behind Pulumi's back, each reported on exactly the resource and properties that changed,
+// with secrets masked; a deleted object leaves the state and the next `up` recreates it.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createCertificateWithToken } from "../provider/functions/certificates";
+import { generateKeyPairAndCsr } from "../provider/resources/pem";
+import { testCa } from "./edge-support";
+import { type HarnessResult, readState, runHarness } from "./harness";
+import { type MockServer, startMockServer } from "./mock/server";
+import { mockConfig } from "./support/engine";
+
+const PROGRAM = path.join(__dirname, "programs", "drift-all");
+const SSO_SECRET = "drift-sso-client-secret-0001";
+const ROTATED_SECRET = "drift-sso-client-secret-ROTATED";
+const PARTNER_KEY = "drift-partner-api-key-0123456789";
+const KINDS = [
+  "AuthProvider",
+  "ClientCertificate",
+  "CertificateRequestToken",
+  "CustomFrontend",
+  "KeyPair",
+  "Identity",
+  "AuthPolicy",
+  "EdgeRouterPolicy",
+  "Ca",
+];
+
+type Ids = Record<
+  "sso" | "partner" | "key" | "cert" | "token" | "frontend" | "policy" | "user" | "erp" | "ca",
+  string
+>;
+
+describe("Drift: every resource kind through the dynamic-provider host", function () {
+  this.timeout(180_000);
+  let mock: MockServer;
+  let dir: string;
+  let config: Record<string, string>;
+  let secretConfig: Record<string, string>;
+  const fd = () => mock.credentials.frontdoorId;
+
+  before(async () => {
+    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
+    const { "frontdoor:edgePassword": edgePassword, "frontdoor:token": token, ...plain } = mockConfig(mock);
+    config = plain;
+    secretConfig = {
+      "frontdoor:edgePassword": edgePassword,
+      "frontdoor:token": token,
+      ssoClientSecret: SSO_SECRET,
+      partnerApiKey: PARTNER_KEY,
+    };
+  });
+  after(() => mock?.close());
+
+  // Both stacks' first `up` run at once (separate processes and state files): the slowest step.
+  let firstUps: Promise<[HarnessResult, HarnessResult]> | undefined;
+  const firstUp = async (mode: "full" | "minimal") => {
+    firstUps ??= Promise.all([full("up"), minimal("up")]);
+    return (await firstUps)[mode === "full" ? 0 : 1];
+  };
+
+  /** One stack per mode (fresh state file), sharing the mock server through the name prefix. */
+  const stack = (mode: "full" | "minimal", prefix: string) => {
+    // CA certificates are unique per controller: one per stack.
+    const pki = testCa(`Drift CA ${prefix}`);
+    return (command: "up" | "refresh", expectNoChanges = false) =>
+      runHarness(command, {
+        programDir: PROGRAM,
+        stateFile: path.join(dir, `${prefix}.json`),
+        config: { ...config, mode, prefix, caCertPem: pki.certPem },
+        secretConfig: { ...secretConfig, caKeyPem: pki.keyPem },
+        expectNoChanges,
+      });
+  };
+  const expectOk = (result: HarnessResult) =>
+    assert.equal(result.exitCode, 0, `${result.stdout}\n${result.stderr}`);
+  const ops = (result: HarnessResult) =>
+    Object.fromEntries(
+      result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack").map((r) => [r.name, r.op]),
+    );
+  /** {resource name: "delete" | sorted changed property names}. */
+  const changes = (result: HarnessResult) =>
+    Object.fromEntries(
+      result.report.changes.map((c) => [
+        c.name,
+        c.kind === "delete" ? "delete" : c.properties.map((p) => p.name).sort(),
+      ]),
+    );
+  const expectClean = async (run: ReturnType<typeof stack>, why: string) => {
+    const result = await run("refresh", true);
+    assert.deepEqual(changes(result), {}, `false drift ${why}`);
+    expectOk(result);
+  };
+  const allCreated = (result: HarnessResult) => {
+    expectOk(result);
+    const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
+    assert.deepEqual(
+      [...new Set(created.map((r) => r.type.split(":").pop()))].sort(),
+      [...KINDS].sort(),
+      "one of every resource kind",
+    );
+    for (const r of created) assert.equal(r.op, "create", r.name);
+    return result.report.outputs.ids as Ids;
+  };
+  const noPlaintext = (result: HarnessResult, ...secrets: string[]) => {
+    const text = `${result.stdout}\n${result.stderr}`;
+    for (const secret of secrets) assert.ok(!text.includes(secret), "a secret shows in clear text");
+  };
+
+  /** A real API call, as another admin would make it. */
+  const frontdoorApi = async (method: string, apiPath: string, body: unknown) => {
+    const res = await fetch(`${mock.url}/frontdoor/${fd()}/${apiPath}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(body),
+    });
+    assert.ok(res.ok, `${method} ${apiPath}: ${res.status} ${await res.text()}`);
+  };
+  /** Uses a certificate request token the way a device does: the service deletes it. */
+  const useToken = async (id: string) => {
+    const record = mock.frontdoor.get(fd(), "certificate-request-tokens", id);
+    assert.ok(record, "token exists");
+    const { csrPem } = generateKeyPairAndCsr({ commonName: "device-in-the-field" }, 2048);
+    const issued = await createCertificateWithToken(
+      { token: String(record.token), csrPem },
+      { apiUrl: mock.url, frontdoorId: fd() },
+    );
+    assert.equal(mock.frontdoor.get(fd(), "certificate-request-tokens", id), undefined);
+    return issued;
+  };
+
+  const full = stack("full", "fu");
+  const minimal = stack("minimal", "mi");
+
+  describe("every optional input set", () => {
+    const run = full;
+    let ids: Ids;
+    let issuedWithToken: string;
+
+    it("refreshes clean right after up", async () => {
+      ids = allCreated(await firstUp("full"));
+      await expectClean(run, "right after up (every optional input set)");
+    });
+
+    it("refreshes clean after the frontend turned ACTIVE and the identity enrolled", async () => {
+      assert.notEqual(mock.frontdoor.get(fd(), "custom-frontends", ids.frontend), undefined);
+      mock.frontdoor.setCustomFrontendStatus(fd(), ids.frontend, "ACTIVE");
+      const enrollments = mock.edge.list("enrollments").filter((e) => e.identityId === ids.user);
+      assert.equal(enrollments.length, 1);
+      for (const e of enrollments) mock.edge.remove("enrollments", String(e.id));
+      await expectClean(run, "after status and enrollment moved on");
+      const state = readState(path.join(dir, "fu.json"));
+      const frontend = state.resources.find((r) => r.name === "frontend");
+      assert.equal(frontend?.outputs.status, "ACTIVE");
+    });
+
+    it("reports each change behind its back on exactly that resource and property", async () => {
+      // String: a rename. Secret: the OIDC client secret rotated through the real API.
+      mock.frontdoor.patch(fd(), "auth-providers", ids.partner, { name: "fu-partner-renamed" });
+      const sso = mock.frontdoor.get(fd(), "auth-providers", ids.sso) as any;
+      await frontdoorApi("PUT", `auth-providers/${ids.sso}`, {
+        name: sso.name,
+        type: sso.type,
+        enabled: sso.enabled,
+        data: { ...sso.data, client_secret: ROTATED_SECRET },
+      });
+      // Array (a set): an auth provider id removed from the frontend.
+      mock.frontdoor.patch(fd(), "custom-frontends", ids.frontend, { authProviderIds: [ids.sso] });
+      // Nested object: a number deep inside the policy.
+      const policy = mock.edge.get("auth-policies", ids.policy) as any;
+      mock.edge.patch("auth-policies", ids.policy, {
+        primary: { ...policy.primary, updb: { ...policy.primary.updb, minPasswordLength: 6 } },
+      });
+      // Number and map.
+      mock.edge.patch("identities", ids.user, { defaultHostingCost: 9, tags: { site: "paris" } });
+      // Boolean.
+      mock.edge.patch("cas", ids.ca, { isAuthEnabled: false });
+      // Reordered roles: not drift.
+      const erp = mock.edge.get("edge-router-policies", ids.erp) as any;
+      mock.edge.patch("edge-router-policies", ids.erp, {
+        identityRoles: [...erp.identityRoles].reverse(),
+        edgeRouterRoles: [...erp.edgeRouterRoles].reverse(),
+      });
+      // Gone: a used token, a deleted certificate.
+      issuedWithToken = (await useToken(ids.token)).id;
+      assert.ok(mock.frontdoor.remove(fd(), "client-certificates", ids.cert));
+
+      const drift = await run("refresh", true);
+      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
+      assert.deepEqual(changes(drift), {
+        partner: ["name"],
+        sso: ["data"],
+        frontend: ["authProviderIds"],
+        policy: ["primary"],
+        user: ["defaultHostingCost", "tags"],
+        ca: ["isAuthEnabled"],
+        token: "delete",
+        cert: "delete",
+      });
+      const property = (name: string, prop: string) =>
+        drift.report.changes.find((c) => c.name === name)?.properties.find((p) => p.name === prop);
+      assert.deepEqual(property("partner", "name"), {
+        name: "name",
+        old: "fu-partner",
+        new: "fu-partner-renamed",
+      });
+      assert.deepEqual(property("sso", "data"), { name: "data", old: "[secret]", new: "[secret]" });
+      assert.deepEqual(property("frontend", "authProviderIds"), {
+        name: "authProviderIds",
+        old: [ids.partner, ids.sso],
+        new: [ids.sso],
+      });
+      assert.deepEqual(property("user", "tags"), {
+        name: "tags",
+        old: { site: "berlin" },
+        new: { site: "paris" },
+      });
+      assert.deepEqual(property("ca", "isAuthEnabled"), { name: "isAuthEnabled", old: true, new: false });
+      noPlaintext(drift, SSO_SECRET, ROTATED_SECRET, PARTNER_KEY);
+      // Deleted objects left the state; the rest is still there.
+      const names = readState(path.join(dir, "fu.json")).resources.map((r) => r.name);
+      assert.ok(!names.includes("token") && !names.includes("cert"));
+      assert.ok(names.includes("user") && names.includes("erp"));
+    });
+
+    it("recreates what was deleted, puts the rest back, then refreshes clean", async () => {
+      // The certificate made with the token took the token's name (one namespace): while it exists, a new
+      // token of that name cannot be created (409). Here the device's certificate is gone again.
+      assert.equal(mock.frontdoor.get(fd(), "client-certificates", issuedWithToken)?.name, "fu-token");
+      mock.frontdoor.remove(fd(), "client-certificates", issuedWithToken);
+      const up = await run("up");
+      expectOk(up);
+      assert.deepEqual(ops(up), {
+        sso: "update",
+        partner: "update",
+        key: "same",
+        cert: "create",
+        token: "create",
+        frontend: "update",
+        policy: "update",
+        user: "update",
+        erp: "same",
+        ca: "update",
+      });
+      const sso = mock.frontdoor.get(fd(), "auth-providers", ids.sso) as any;
+      assert.equal(sso.data.client_secret, SSO_SECRET);
+      assert.deepEqual(mock.frontdoor.get(fd(), "custom-frontends", ids.frontend)?.authProviderIds, [
+        ids.partner,
+        ids.sso,
+      ]);
+      await expectClean(run, "after up put everything back");
+    });
+  });
+
+  describe("every optional input left unset", () => {
+    const run = minimal;
+    let ids: Ids;
+
+    it("refreshes clean right after up, and after the frontend turned ACTIVE", async () => {
+      ids = allCreated(await firstUp("minimal"));
+      await expectClean(run, "right after up (no optional input set)");
+      mock.frontdoor.setCustomFrontendStatus(fd(), ids.frontend, "ACTIVE");
+      await expectClean(run, "after the frontend turned ACTIVE");
+    });
+
+    it("reports each change behind its back on exactly that resource and property", async () => {
+      // A field the program left to its default, set behind its back.
+      const sso = mock.frontdoor.get(fd(), "auth-providers", ids.sso) as any;
+      mock.frontdoor.patch(fd(), "auth-providers", ids.sso, { data: { ...sso.data, supports_pkce: true } });
+      mock.frontdoor.patch(fd(), "auth-providers", ids.partner, { enabled: false });
+      // An auth provider id added to a frontend that had none.
+      mock.frontdoor.patch(fd(), "custom-frontends", ids.frontend, { authProviderIds: [ids.partner] });
+      await frontdoorApi("PATCH", `client-certificates/${ids.cert}`, { name: "mi-cert-renamed" });
+      mock.frontdoor.patch(fd(), "certificate-request-tokens", ids.token, { commonName: "someone" });
+      // A policy's roles changed; optional strings and sets that were unset (null) get values.
+      mock.edge.patch("edge-router-policies", ids.erp, { identityRoles: ["#intruders"] });
+      mock.edge.patch("identities", ids.user, { externalId: "ext-1", roleAttributes: ["admins"] });
+      mock.edge.patch("cas", ids.ca, { tags: { owner: "someone" } });
+      assert.ok(mock.edge.remove("auth-policies", ids.policy));
+
+      const drift = await run("refresh", true);
+      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
+      assert.deepEqual(changes(drift), {
+        sso: ["data"],
+        partner: ["enabled"],
+        frontend: ["authProviderIds"],
+        cert: ["name"],
+        token: ["commonName"],
+        erp: ["identityRoles"],
+        user: ["externalId", "roleAttributes"],
+        ca: ["tags"],
+        policy: "delete",
+      });
+      const erp = drift.report.changes.find((c) => c.name === "erp");
+      assert.deepEqual(
+        erp?.properties.find((p) => p.name === "identityRoles"),
+        { name: "identityRoles", old: [], new: ["#intruders"] },
+      );
+      noPlaintext(drift, SSO_SECRET, PARTNER_KEY);
+    });
+
+    it("recreates the deleted policy, puts the rest back, then refreshes clean", async () => {
+      const up = await run("up");
+      expectOk(up);
+      assert.equal(ops(up).policy, "create");
+      assert.equal(ops(up).key, "same");
+      assert.equal(mock.edge.list("auth-policies").filter((p) => p.name === "mi-policy").length, 1);
+      assert.deepEqual(mock.edge.get("edge-router-policies", ids.erp)?.identityRoles ?? [], []);
+      await expectClean(run, "after up put everything back");
+    });
+  });
+});

@@ -1,0 +1,105 @@
+// Test program for test/faults.test.ts: `counts` (JSON, per kind) resources of every kind, named
+// `<prefix>-<kind>-<i>`, so the test can compare what the mock holds with what was declared.
+// CAs: config `caCerts` (JSON array of PEM CA certificates) and secret config `caKey<i>` (their keys).
+// Client certificates beyond the number of key pairs upload config `uploadCertPem`.
+import * as pulumi from "@pulumi/pulumi";
+import * as frontdoor from "pulumi-frontdoor";
+
+const config = new pulumi.Config();
+const prefix = config.get("prefix") ?? "flt";
+const counts = config.requireObject<Record<string, number>>("counts");
+const caCerts = config.getObject<string[]>("caCerts") ?? [];
+const n = (kind: string) => counts[kind] ?? 0;
+const range = (kind: string) => [...Array(n(kind)).keys()];
+
+const policies = range("AuthPolicy").map(
+  (i) =>
+    new frontdoor.AuthPolicy(`policy-${i}`, {
+      name: `${prefix}-policy-${i}`,
+      primary: { updb: { minPasswordLength: 8 + (i % 5) } },
+      secondary: { requireTotp: i % 2 === 0 },
+    }),
+);
+
+range("Identity").map(
+  (i) =>
+    new frontdoor.Identity(`identity-${i}`, {
+      name: `${prefix}-identity-${i}`,
+      type: i % 3 === 0 ? "Device" : "User",
+      roleAttributes: [`group-${i % 4}`],
+      ...(policies.length ? { authPolicyId: policies[i % policies.length].id } : {}),
+      ...(i % 2 === 0 ? { enrollment: { ott: true as const } } : {}),
+    }),
+);
+
+range("EdgeRouterPolicy").map(
+  (i) =>
+    new frontdoor.EdgeRouterPolicy(`erp-${i}`, {
+      name: `${prefix}-erp-${i}`,
+      identityRoles: [`#group-${i % 4}`],
+      edgeRouterRoles: ["#all"],
+    }),
+);
+
+range("Ca").map(
+  (i) =>
+    new frontdoor.Ca(`ca-${i}`, {
+      name: `${prefix}-ca-${i}`,
+      certPem: caCerts[i],
+      privateKeyPem: config.requireSecret(`caKey${i}`),
+      isAuthEnabled: true,
+    }),
+);
+
+const providers = range("AuthProvider").map(
+  (i) =>
+    new frontdoor.AuthProvider(
+      `auth-${i}`,
+      i % 2 === 0
+        ? {
+            name: `${prefix}-auth-${i}`,
+            type: "OIDC",
+            data: {
+              issuer: `https://login.example.com/realms/r${i}`,
+              client_id: `client-${i}`,
+              client_secret: pulumi.secret(`client-secret-${i}`),
+            },
+          }
+        : {
+            name: `${prefix}-auth-${i}`,
+            type: "API_KEY",
+            data: { header_name: "x-api-key", api_key: pulumi.secret(`api-key-0123456789-${i}`) },
+          },
+    ),
+);
+
+range("CustomFrontend").map(
+  (i) =>
+    new frontdoor.CustomFrontend(`frontend-${i}`, {
+      hostname: `${prefix}-${i}.apps.example.com`,
+      authProviderIds: providers.length ? [providers[i % providers.length].id] : [],
+    }),
+);
+
+const keys = range("KeyPair").map(
+  (i) => new frontdoor.KeyPair(`key-${i}`, { commonName: `${prefix}-device-${i}.example.com` }),
+);
+
+range("ClientCertificate").map(
+  (i) =>
+    new frontdoor.ClientCertificate(`cert-${i}`, {
+      name: `${prefix}-cert-${i}`,
+      // The first ones are issued from the key pairs' CSRs, the others upload `uploadCertPem`.
+      value: i < keys.length ? keys[i].csrPem : config.require("uploadCertPem"),
+    }),
+);
+
+range("CertificateRequestToken").map(
+  (i) =>
+    new frontdoor.CertificateRequestToken(`crt-${i}`, {
+      name: `${prefix}-crt-${i}`,
+      commonName: `${prefix}-field-${i}.example.com`,
+    }),
+);
+
+export const declared = Object.fromEntries(Object.keys(counts).map((k) => [k, n(k)]));
