@@ -33,7 +33,7 @@ describe("schema.json", () => {
   });
 
   it("validates against Pulumi's package metaschema", () => {
-    const metaschemaPath = path.resolve(root, "../shared/specs/pulumi-package-metaschema.json");
+    const metaschemaPath = path.join(root, "test/contracts/pulumi-package-metaschema.json");
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
     const validate = ajv.compile(JSON.parse(fs.readFileSync(metaschemaPath, "utf8")));
     assert.ok(validate(committed), JSON.stringify(validate.errors, null, 2));

@@ -21,8 +21,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 
 type Json = Record<string, unknown>;
 
-/** Where the controller's swagger lives: the `shared/` folder beside the repository root. */
-export const SWAGGER_PATH = path.resolve(__dirname, "../../../shared/specs/openziti-edge-management.json");
+/** The controller's swagger: a copy of the shared spec kept in test/contracts/ (checked against it by test/contracts.test.ts). */
+export const SWAGGER_PATH = path.resolve(__dirname, "../contracts/openziti-edge-management.json");
 
 interface Operation {
   operationId: string;

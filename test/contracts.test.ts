@@ -1,0 +1,17 @@
+// The contract copies in test/contracts/ must be the shared specifications, byte for byte, wherever
+// the shared folder is beside the checkout (it is on the developers' machines and in CI).
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const shared = path.resolve(__dirname, "..", "..", "shared", "specs");
+
+describe("contract copies", () => {
+  for (const file of ["openziti-edge-management.json", "pulumi-package-metaschema.json"]) {
+    it(`test/contracts/${file} is the shared spec`, function () {
+      if (!fs.existsSync(path.join(shared, file))) this.skip();
+      const copy = fs.readFileSync(path.join(__dirname, "contracts", file));
+      assert.ok(copy.equals(fs.readFileSync(path.join(shared, file))), `${file} differs from ../shared/specs`);
+    });
+  }
+});
