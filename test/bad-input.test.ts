@@ -57,28 +57,83 @@ describe("bad input: check failures naming the property, no request made", funct
 
   const cases: Case[] = [
     // AuthProvider
-    { kind: "AuthProvider", what: "name of the wrong type", inputs: oidc({}, { name: 42 }), property: "name" },
+    {
+      kind: "AuthProvider",
+      what: "name of the wrong type",
+      inputs: oidc({}, { name: 42 }),
+      property: "name",
+    },
     { kind: "AuthProvider", what: "empty name", inputs: oidc({}, { name: "" }), property: "name" },
-    { kind: "AuthProvider", what: "name too long", inputs: oidc({}, { name: "n".repeat(256) }), property: "name" },
+    {
+      kind: "AuthProvider",
+      what: "name too long",
+      inputs: oidc({}, { name: "n".repeat(256) }),
+      property: "name",
+    },
     { kind: "AuthProvider", what: "unknown type", inputs: oidc({}, { type: "SAML" }), property: "type" },
     { kind: "AuthProvider", what: "missing type", inputs: oidc({}, { type: undefined }), property: "type" },
     { kind: "AuthProvider", what: "missing data", inputs: oidc({}, { data: undefined }), property: "data" },
-    { kind: "AuthProvider", what: "issuer not a URL", inputs: oidc({ issuer: "login" }), property: "data.issuer" },
+    {
+      kind: "AuthProvider",
+      what: "issuer not a URL",
+      inputs: oidc({ issuer: "login" }),
+      property: "data.issuer",
+    },
     {
       kind: "AuthProvider",
       what: "issuer not http(s)",
       inputs: oidc({ issuer: "ftp://login.example.com" }),
       property: "data.issuer",
     },
-    { kind: "AuthProvider", what: "empty client secret", inputs: oidc({ client_secret: "" }), property: "data.client_secret" },
-    { kind: "AuthProvider", what: "missing client id", inputs: oidc({ client_id: undefined }), property: "data.client_id" },
-    { kind: "AuthProvider", what: "scopes not a list", inputs: oidc({ scopes: "openid" }), property: "data.scopes" },
-    { kind: "AuthProvider", what: "unknown data field", inputs: oidc({ audience: "x" }), property: "data.audience" },
+    {
+      kind: "AuthProvider",
+      what: "empty client secret",
+      inputs: oidc({ client_secret: "" }),
+      property: "data.client_secret",
+    },
+    {
+      kind: "AuthProvider",
+      what: "missing client id",
+      inputs: oidc({ client_id: undefined }),
+      property: "data.client_id",
+    },
+    {
+      kind: "AuthProvider",
+      what: "scopes not a list",
+      inputs: oidc({ scopes: "openid" }),
+      property: "data.scopes",
+    },
+    {
+      kind: "AuthProvider",
+      what: "unknown data field",
+      inputs: oidc({ audience: "x" }),
+      property: "data.audience",
+    },
     { kind: "AuthProvider", what: "unknown field", inputs: oidc({}, { colour: "blue" }), property: "colour" },
-    { kind: "AuthProvider", what: "enabled as a string", inputs: oidc({}, { enabled: "yes" }), property: "enabled" },
-    { kind: "AuthProvider", what: "frontdoorId a number", inputs: oidc({}, { frontdoorId: 7 }), property: "frontdoorId" },
-    { kind: "AuthProvider", what: "API key too short", inputs: apiKey({ api_key: "short-key" }), property: "data.api_key" },
-    { kind: "AuthProvider", what: "bad header name", inputs: apiKey({ header_name: "x api key" }), property: "data.header_name" },
+    {
+      kind: "AuthProvider",
+      what: "enabled as a string",
+      inputs: oidc({}, { enabled: "yes" }),
+      property: "enabled",
+    },
+    {
+      kind: "AuthProvider",
+      what: "frontdoorId a number",
+      inputs: oidc({}, { frontdoorId: 7 }),
+      property: "frontdoorId",
+    },
+    {
+      kind: "AuthProvider",
+      what: "API key too short",
+      inputs: apiKey({ api_key: "short-key" }),
+      property: "data.api_key",
+    },
+    {
+      kind: "AuthProvider",
+      what: "bad header name",
+      inputs: apiKey({ header_name: "x api key" }),
+      property: "data.header_name",
+    },
     {
       kind: "AuthProvider",
       what: "OIDC data under API_KEY",
@@ -86,7 +141,12 @@ describe("bad input: check failures naming the property, no request made", funct
       property: "data.header_name",
     },
     // ClientCertificate
-    { kind: "ClientCertificate", what: "value not PEM", inputs: { name: "c", value: "hello" }, property: "value" },
+    {
+      kind: "ClientCertificate",
+      what: "value not PEM",
+      inputs: { name: "c", value: "hello" },
+      property: "value",
+    },
     {
       kind: "ClientCertificate",
       what: "CSR with a bad signature",
@@ -114,11 +174,31 @@ describe("bad input: check failures naming the property, no request made", funct
     },
     // CertificateRequestToken
     { kind: "CertificateRequestToken", what: "missing name", inputs: { commonName: "x" }, property: "name" },
-    { kind: "CertificateRequestToken", what: "empty commonName", inputs: { name: "t", commonName: "" }, property: "commonName" },
-    { kind: "CertificateRequestToken", what: "token is an output", inputs: { name: "t", token: "abc" }, property: "token" },
+    {
+      kind: "CertificateRequestToken",
+      what: "empty commonName",
+      inputs: { name: "t", commonName: "" },
+      property: "commonName",
+    },
+    {
+      kind: "CertificateRequestToken",
+      what: "token is an output",
+      inputs: { name: "t", token: "abc" },
+      property: "token",
+    },
     // CustomFrontend
-    { kind: "CustomFrontend", what: "invalid hostname", inputs: { hostname: "not a host!" }, property: "hostname" },
-    { kind: "CustomFrontend", what: "single-label hostname", inputs: { hostname: "localhost" }, property: "hostname" },
+    {
+      kind: "CustomFrontend",
+      what: "invalid hostname",
+      inputs: { hostname: "not a host!" },
+      property: "hostname",
+    },
+    {
+      kind: "CustomFrontend",
+      what: "single-label hostname",
+      inputs: { hostname: "localhost" },
+      property: "hostname",
+    },
     { kind: "CustomFrontend", what: "missing hostname", inputs: {}, property: "hostname" },
     {
       kind: "CustomFrontend",
@@ -133,9 +213,19 @@ describe("bad input: check failures naming the property, no request made", funct
       property: "authProviderIds",
     },
     // KeyPair
-    { kind: "KeyPair", what: "unsupported key size", inputs: { commonName: "k", keySize: 1024 }, property: "keySize" },
+    {
+      kind: "KeyPair",
+      what: "unsupported key size",
+      inputs: { commonName: "k", keySize: 1024 },
+      property: "keySize",
+    },
     { kind: "KeyPair", what: "missing commonName", inputs: { keySize: 2048 }, property: "commonName" },
-    { kind: "KeyPair", what: "empty organization", inputs: { commonName: "k", organization: "" }, property: "organization" },
+    {
+      kind: "KeyPair",
+      what: "empty organization",
+      inputs: { commonName: "k", organization: "" },
+      property: "organization",
+    },
     // Identity
     {
       kind: "Identity",
@@ -143,7 +233,12 @@ describe("bad input: check failures naming the property, no request made", funct
       inputs: identity({ defaultHostingCost: 70000 }),
       property: "defaultHostingCost",
     },
-    { kind: "Identity", what: "negative hosting cost", inputs: identity({ defaultHostingCost: -1 }), property: "defaultHostingCost" },
+    {
+      kind: "Identity",
+      what: "negative hosting cost",
+      inputs: identity({ defaultHostingCost: -1 }),
+      property: "defaultHostingCost",
+    },
     {
       kind: "Identity",
       what: "fractional service hosting cost",
@@ -163,15 +258,30 @@ describe("bad input: check failures naming the property, no request made", funct
       inputs: identity({ enrollment: { updb: "u".repeat(101) } }),
       property: "enrollment.updb",
     },
-    { kind: "Identity", what: "unknown permission", inputs: identity({ permissions: ["superuser"] }), property: "permissions.0" },
+    {
+      kind: "Identity",
+      what: "unknown permission",
+      inputs: identity({ permissions: ["superuser"] }),
+      property: "permissions.0",
+    },
     {
       kind: "Identity",
       what: "unknown hosting precedence",
       inputs: identity({ defaultHostingPrecedence: "maybe" }),
       property: "defaultHostingPrecedence",
     },
-    { kind: "Identity", what: "tag of the wrong type", inputs: identity({ tags: { team: 1 } }), property: "tags.team" },
-    { kind: "Identity", what: "empty role attribute", inputs: identity({ roleAttributes: [""] }), property: "roleAttributes.0" },
+    {
+      kind: "Identity",
+      what: "tag of the wrong type",
+      inputs: identity({ tags: { team: 1 } }),
+      property: "tags.team",
+    },
+    {
+      kind: "Identity",
+      what: "empty role attribute",
+      inputs: identity({ roleAttributes: [""] }),
+      property: "roleAttributes.0",
+    },
     { kind: "Identity", what: "missing name", inputs: { type: "User" }, property: "name" },
     // AuthPolicy
     {
@@ -199,20 +309,50 @@ describe("bad input: check failures naming the property, no request made", funct
       property: "primary.oauth",
     },
     // EdgeRouterPolicy
-    { kind: "EdgeRouterPolicy", what: "role without # or @", inputs: erp({ identityRoles: ["employees"] }), property: "identityRoles.0" },
+    {
+      kind: "EdgeRouterPolicy",
+      what: "role without # or @",
+      inputs: erp({ identityRoles: ["employees"] }),
+      property: "identityRoles.0",
+    },
     {
       kind: "EdgeRouterPolicy",
       what: "#all with other roles",
       inputs: erp({ edgeRouterRoles: ["#all", "#eu"] }),
       property: "edgeRouterRoles",
     },
-    { kind: "EdgeRouterPolicy", what: "repeated role", inputs: erp({ identityRoles: ["#a", "#a"] }), property: "identityRoles" },
-    { kind: "EdgeRouterPolicy", what: "unknown semantic", inputs: erp({ semantic: "OneOf" }), property: "semantic" },
+    {
+      kind: "EdgeRouterPolicy",
+      what: "repeated role",
+      inputs: erp({ identityRoles: ["#a", "#a"] }),
+      property: "identityRoles",
+    },
+    {
+      kind: "EdgeRouterPolicy",
+      what: "unknown semantic",
+      inputs: erp({ semantic: "OneOf" }),
+      property: "semantic",
+    },
     // Ca
-    { kind: "Ca", what: "a non-CA certificate", inputs: caInputs({ certPem: leaf.certPem }), property: "certPem" },
+    {
+      kind: "Ca",
+      what: "a non-CA certificate",
+      inputs: caInputs({ certPem: leaf.certPem }),
+      property: "certPem",
+    },
     { kind: "Ca", what: "certPem not PEM", inputs: caInputs({ certPem: "garbage" }), property: "certPem" },
-    { kind: "Ca", what: "key of another CA", inputs: caInputs({ privateKeyPem: otherCa.keyPem }), property: "privateKeyPem" },
-    { kind: "Ca", what: "key not PEM", inputs: caInputs({ privateKeyPem: "not a key" }), property: "privateKeyPem" },
+    {
+      kind: "Ca",
+      what: "key of another CA",
+      inputs: caInputs({ privateKeyPem: otherCa.keyPem }),
+      property: "privateKeyPem",
+    },
+    {
+      kind: "Ca",
+      what: "key not PEM",
+      inputs: caInputs({ privateKeyPem: "not a key" }),
+      property: "privateKeyPem",
+    },
     {
       kind: "Ca",
       what: "unknown externalId location",
@@ -236,20 +376,17 @@ describe("bad input: check failures naming the property, no request made", funct
 
   it(`has at least 40 cases over every kind (${cases.length})`, () => {
     assert.ok(cases.length >= 40);
-    assert.deepEqual(
-      [...new Set(cases.map((c) => c.kind))].sort(),
-      [
-        "AuthPolicy",
-        "AuthProvider",
-        "Ca",
-        "CertificateRequestToken",
-        "ClientCertificate",
-        "CustomFrontend",
-        "EdgeRouterPolicy",
-        "Identity",
-        "KeyPair",
-      ],
-    );
+    assert.deepEqual([...new Set(cases.map((c) => c.kind))].sort(), [
+      "AuthPolicy",
+      "AuthProvider",
+      "Ca",
+      "CertificateRequestToken",
+      "ClientCertificate",
+      "CustomFrontend",
+      "EdgeRouterPolicy",
+      "Identity",
+      "KeyPair",
+    ]);
   });
 
   for (const c of cases) {
@@ -322,7 +459,10 @@ describe("bad input: check failures naming the property, no request made", funct
           (result.report?.resources ?? []).filter((r) => r.op === "create" && r.id),
           [],
         );
-        assert.ok(!fs.existsSync(path.join(dir, `state-${i}.json`)) || !/"id"/.test(fs.readFileSync(path.join(dir, `state-${i}.json`), "utf8")));
+        assert.ok(
+          !fs.existsSync(path.join(dir, `state-${i}.json`)) ||
+            !/"id"/.test(fs.readFileSync(path.join(dir, `state-${i}.json`), "utf8")),
+        );
       });
     }
   });

@@ -30,7 +30,11 @@ describe("concurrency: two resources with the same unique name", function () {
   after(() => mock?.close());
 
   const stateFile = () => path.join(dir, "state.json");
-  const run = (command: "up" | "refresh" | "destroy", clash: boolean, extra: { expectNoChanges?: boolean } = {}) =>
+  const run = (
+    command: "up" | "refresh" | "destroy",
+    clash: boolean,
+    extra: { expectNoChanges?: boolean } = {},
+  ) =>
     runHarness(command, {
       programDir: PROGRAM,
       stateFile: stateFile(),
@@ -89,13 +93,20 @@ describe("concurrency: two resources with the same unique name", function () {
     // Fixed program: b gets a name of its own. One up converges (whichever of a and b won before).
     const fixed = await run("up", false);
     assert.equal(fixed.exitCode, 0, output(fixed));
-    assert.deepEqual(authInMock().map((o) => o.name).sort(), [`${PREFIX}-auth-a`, `${PREFIX}-auth-b`]);
-    assert.deepEqual(identitiesInMock().map((o) => o.name).sort(), [`${PREFIX}-identity-a`, `${PREFIX}-identity-b`]);
-    const converged = inState();
     assert.deepEqual(
-      Object.keys(converged).sort(),
-      ["auth-a", "auth-b", "identity-a", "identity-b"],
+      authInMock()
+        .map((o) => o.name)
+        .sort(),
+      [`${PREFIX}-auth-a`, `${PREFIX}-auth-b`],
     );
+    assert.deepEqual(
+      identitiesInMock()
+        .map((o) => o.name)
+        .sort(),
+      [`${PREFIX}-identity-a`, `${PREFIX}-identity-b`],
+    );
+    const converged = inState();
+    assert.deepEqual(Object.keys(converged).sort(), ["auth-a", "auth-b", "identity-a", "identity-b"]);
     const ids = new Map([...authInMock(), ...identitiesInMock()].map((o) => [o.name, o.id]));
     assert.equal(converged["auth-a"], ids.get(`${PREFIX}-auth-a`));
     assert.equal(converged["auth-b"], ids.get(`${PREFIX}-auth-b`));

@@ -6,10 +6,12 @@
 // from schema.json (resource properties and nested type properties marked `secret: true`), so a new
 // secret field is covered without touching this test.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessResult, readState, runHarness } from "./harness";
+import { type Command, type HarnessOptions, type HarnessResult, readState } from "./harness";
+import { SECRET_CONFIG_ENV, toArgs } from "./harness/args";
 import { isSecret } from "./harness/secrets";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
@@ -61,12 +63,48 @@ function needlesOf(secrets: Iterable<string>): string[] {
   const needles = new Set<string>();
   for (const secret of secrets) {
     if (secret.includes("-----BEGIN")) {
-      for (const line of secret.split(/\r?\n/)) if (line.length >= 40 && !line.startsWith("-----")) needles.add(line);
+      for (const line of secret.split(/\r?\n/))
+        if (line.length >= 40 && !line.startsWith("-----")) needles.add(line);
     } else if (secret.length >= 8) {
       needles.add(secret);
     }
   }
   return [...needles];
+}
+
+/**
+ * `runHarness` with `--debug` (the host's output, with the provider's debug log, goes to the harness's
+ * stderr), captured without echoing it to this process's stderr.
+ */
+function runHarness(command: Command, opts: HarnessOptions): Promise<HarnessResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
+  if (opts.secretConfig) env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
+  const args = toArgs(command, { ...opts, debug: true });
+  const child = spawn(process.execPath, [path.join(__dirname, "harness", "boot.js"), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => {
+      let report: any = null;
+      try {
+        report = JSON.parse(stdout);
+      } catch {
+        // null: stderr says why
+      }
+      resolve({ exitCode: code ?? 1, stdout, stderr, report });
+    });
+  });
 }
 
 interface Example {
@@ -95,11 +133,20 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
     work = fs.mkdtempSync(path.join(os.tmpdir(), "secrets-scan-"));
     const c = mockConfig(mock);
-    frontdoorCfg = { "frontdoor:apiUrl": c["frontdoor:apiUrl"], "frontdoor:frontdoorId": c["frontdoor:frontdoorId"] };
+    frontdoorCfg = {
+      "frontdoor:apiUrl": c["frontdoor:apiUrl"],
+      "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
+    };
     frontdoorSecret = { "frontdoor:token": c["frontdoor:token"] };
-    edgeCfg = { "frontdoor:edgeUrl": c["frontdoor:edgeUrl"], "frontdoor:edgeUsername": c["frontdoor:edgeUsername"] };
+    edgeCfg = {
+      "frontdoor:edgeUrl": c["frontdoor:edgeUrl"],
+      "frontdoor:edgeUsername": c["frontdoor:edgeUsername"],
+    };
     edgeSecret = { "frontdoor:edgePassword": c["frontdoor:edgePassword"] };
-    searchCfg = { "frontdoor:searchUrl": c["frontdoor:searchUrl"], "frontdoor:searchUsername": c["frontdoor:searchUsername"] };
+    searchCfg = {
+      "frontdoor:searchUrl": c["frontdoor:searchUrl"],
+      "frontdoor:searchUsername": c["frontdoor:searchUsername"],
+    };
     searchSecret = { "frontdoor:searchPassword": c["frontdoor:searchPassword"] };
   });
   after(() => mock?.close());
@@ -108,7 +155,11 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     {
       dir: "frontdoor-basic",
       config: frontdoorCfg,
-      secretConfig: { ...frontdoorSecret, ssoClientSecret: "scan-sso-client-secret-4711", partnerApiKey: "scan-partner-api-key-0815-abcdef" },
+      secretConfig: {
+        ...frontdoorSecret,
+        ssoClientSecret: "scan-sso-client-secret-4711",
+        partnerApiKey: "scan-partner-api-key-0815-abcdef",
+      },
       badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0001" },
     },
     {
@@ -120,7 +171,11 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     {
       dir: "custom-frontend",
       config: { ...frontdoorCfg, hostname: "scan.apps.example.com" },
-      secretConfig: { ...frontdoorSecret, ssoClientSecret: "scan-cf-sso-secret-9876", apiKey: "scan-cf-api-key-0123456789" },
+      secretConfig: {
+        ...frontdoorSecret,
+        ssoClientSecret: "scan-cf-sso-secret-9876",
+        apiKey: "scan-cf-api-key-0123456789",
+      },
       badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0003" },
     },
     {
@@ -146,10 +201,15 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
   ];
 
   it("covers every example directory", () => {
-    const dirs = fs.readdirSync(path.join(ROOT, "examples")).filter((d) =>
-      fs.existsSync(path.join(ROOT, "examples", d, "Pulumi.yaml")),
+    const dirs = fs
+      .readdirSync(path.join(ROOT, "examples"))
+      .filter((d) => fs.existsSync(path.join(ROOT, "examples", d, "Pulumi.yaml")));
+    assert.deepEqual(
+      dirs.sort(),
+      examples()
+        .map((e) => e.dir)
+        .sort(),
     );
-    assert.deepEqual(dirs.sort(), examples().map((e) => e.dir).sort());
   });
 
   it("finds secret paths in schema.json (resources and nested types)", () => {
@@ -162,7 +222,14 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     assert.deepEqual([...found], ["a-secret-value"]);
   });
 
-  for (const name of ["frontdoor-basic", "frontdoor-mtls", "custom-frontend", "edge-access", "event-report", "gitops"]) {
+  for (const name of [
+    "frontdoor-basic",
+    "frontdoor-mtls",
+    "custom-frontend",
+    "edge-access",
+    "event-report",
+    "gitops",
+  ]) {
     it(`examples/${name}: up, refresh, a failing up and destroy leak no secret`, async () => {
       const example = examples().find((e) => e.dir === name)!;
       const stateFile = path.join(work, `${name}.json`);
@@ -174,61 +241,96 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
         for (const f of r.report?.failures ?? []) texts.push([`${what} error`, f.message]);
         return r;
       };
-      const ok = (r: HarnessResult, what: string) => assert.equal(r.exitCode, 0, `${what}: ${r.stderr.slice(-3000)}`);
+      const ok = (r: HarnessResult, what: string) =>
+        assert.equal(r.exitCode, 0, `${what}: ${r.stderr.slice(-3000)}`);
 
-      const up = record("up", await runHarness("up", { ...base, stateFile, secretConfig: example.secretConfig }));
-      ok(up, "up");
-      assert.ok(/->/.test(up.stderr) || example.queriesOnly, "the provider's debug log is not in the output");
+      let destroyed = false;
+      try {
+        const up = record(
+          "up",
+          await runHarness("up", { ...base, stateFile, secretConfig: example.secretConfig }),
+        );
+        ok(up, "up");
+        assert.ok(
+          /->/.test(up.stderr) || example.queriesOnly,
+          "the provider's debug log is not in the output",
+        );
 
-      // Secret values: config secrets passed, env secrets, and every value at a schema secret path.
-      const secrets = new Set<string>([
-        ...Object.values(example.secretConfig ?? {}),
-        ...Object.values(example.env ?? {}).filter((v) => v !== "1"),
-        ...Object.values(example.badSecretConfig),
-      ]);
-      const state = readState(stateFile);
-      let atSecretPaths = 0;
-      for (const resource of state.resources) {
-        const kind = /frontdoor:(\w+)$/.exec(resource.type)?.[1];
-        const def = kind && schema.resources[`frontdoor:index:${kind}`];
-        if (!def) continue;
-        const before = secrets.size;
-        const shape = { ...def.inputProperties, ...def.properties };
-        secretValues(resource.outputs, shape, secrets);
-        secretValues(resource.inputs, shape, secrets);
-        atSecretPaths += secrets.size - before;
+        // Secret values: config secrets passed, env secrets, and every value at a schema secret path.
+        const secrets = new Set<string>([
+          ...Object.values(example.secretConfig ?? {}),
+          ...Object.values(example.env ?? {}).filter((v) => v !== "1"),
+          ...Object.values(example.badSecretConfig),
+        ]);
+        const state = readState(stateFile);
+        const atSecretPaths = new Set<string>();
+        for (const resource of state.resources) {
+          const kind = /frontdoor:(\w+)$/.exec(resource.type)?.[1];
+          const def = kind && schema.resources[`frontdoor:index:${kind}`];
+          if (!def) continue;
+          const shape = { ...def.inputProperties, ...def.properties };
+          secretValues(resource.outputs, shape, atSecretPaths);
+          secretValues(resource.inputs, shape, atSecretPaths);
+        }
+        if (!example.queriesOnly)
+          assert.ok(
+            atSecretPaths.size > 0,
+            "no value at a secret path in the state: the scan would be vacuous",
+          );
+        for (const secret of atSecretPaths) secrets.add(secret);
+        const providers = state.resources.map((r) =>
+          JSON.stringify((r.outputs as Json)?.__provider ?? (r.inputs as Json)?.__provider ?? ""),
+        );
+
+        const refresh = record(
+          "refresh",
+          await runHarness("refresh", {
+            ...base,
+            stateFile,
+            secretConfig: example.secretConfig,
+            expectNoChanges: true,
+          }),
+        );
+        ok(refresh, "refresh");
+
+        // A run that fails: wrong credentials -> 401 (on a fresh state, so every resource is attempted).
+        const bad = record(
+          "failing up",
+          await runHarness("up", {
+            ...base,
+            stateFile: path.join(work, `${name}-bad.json`),
+            secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
+          }),
+        );
+        assert.equal(bad.exitCode, 1, `the wrong credentials did not fail: ${bad.stdout.slice(0, 2000)}`);
+        assert.match(`${bad.stdout}${bad.stderr}`, /401|unauthori[sz]ed|credentials|authenticat/i);
+
+        const stateText = fs.readFileSync(stateFile, "utf8");
+        const destroy = record(
+          "destroy",
+          await runHarness("destroy", { ...base, stateFile, secretConfig: example.secretConfig }),
+        );
+        ok(destroy, "destroy");
+        destroyed = true;
+
+        texts.push(
+          ["state file", stateText],
+          ["failing up state", fs.readFileSync(path.join(work, `${name}-bad.json`), "utf8")],
+        );
+        for (const [i, provider] of providers.entries()) texts.push([`__provider #${i}`, provider]);
+        const needles = needlesOf(secrets);
+        assert.ok(needles.length > 0);
+        const hits: string[] = [];
+        for (const needle of needles) {
+          for (const [where, text] of texts)
+            if (text.includes(needle)) hits.push(`${where}: ${needle.slice(0, 12)}...`);
+        }
+        assert.deepEqual(hits, [], `secrets in plaintext (${needles.length} secrets scanned)`);
+      } finally {
+        // Leave nothing behind for the next example (some share names), even after a failure.
+        if (!destroyed)
+          await runHarness("destroy", { ...base, stateFile, secretConfig: example.secretConfig });
       }
-      if (!example.queriesOnly) assert.ok(atSecretPaths > 0, "no secret output found in the state: the scan would be vacuous");
-      const providers = state.resources.map((r) => JSON.stringify((r.outputs as Json)?.__provider ?? (r.inputs as Json)?.__provider ?? ""));
-
-      const refresh = record("refresh", await runHarness("refresh", { ...base, stateFile, secretConfig: example.secretConfig, expectNoChanges: true }));
-      ok(refresh, "refresh");
-
-      // A run that fails: wrong credentials -> 401 (on a fresh state, so every resource is attempted).
-      const bad = record(
-        "failing up",
-        await runHarness("up", {
-          ...base,
-          stateFile: path.join(work, `${name}-bad.json`),
-          secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
-        }),
-      );
-      assert.equal(bad.exitCode, 1, `the wrong credentials did not fail: ${bad.stdout.slice(0, 2000)}`);
-      assert.match(`${bad.stdout}${bad.stderr}`, /401|unauthori[sz]ed|credentials|authenticat/i);
-
-      const stateText = fs.readFileSync(stateFile, "utf8");
-      const destroy = record("destroy", await runHarness("destroy", { ...base, stateFile, secretConfig: example.secretConfig }));
-      ok(destroy, "destroy");
-
-      texts.push(["state file", stateText], ["failing up state", fs.readFileSync(path.join(work, `${name}-bad.json`), "utf8")]);
-      for (const [i, provider] of providers.entries()) texts.push([`__provider #${i}`, provider]);
-      const needles = needlesOf(secrets);
-      assert.ok(needles.length > 0);
-      const hits: string[] = [];
-      for (const needle of needles) {
-        for (const [where, text] of texts) if (text.includes(needle)) hits.push(`${where}: ${needle.slice(0, 12)}...`);
-      }
-      assert.deepEqual(hits, [], `secrets in plaintext (${needles.length} secrets scanned)`);
     });
   }
 });

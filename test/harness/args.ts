@@ -3,7 +3,7 @@ import type { Command, HarnessOptions } from "./types";
 
 export const USAGE =
   "usage: harness <up|preview|refresh|destroy> <program-dir> [--state FILE] [--stack NAME]\n" +
-  "       [--config key=value ...] [--secret-config key=value ...] [--expect-no-changes] [--json]\n" +
+  "       [--config key=value ...] [--secret-config key=value ...] [--expect-no-changes] [--refresh] [--json]\n" +
   "       [--parallel N] [--debug]";
 
 const COMMANDS = new Set(["up", "preview", "refresh", "destroy"]);
@@ -54,6 +54,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
       case "--expect-no-changes":
         opts.expectNoChanges = true;
         break;
+      case "--refresh":
+        opts.refresh = true;
+        break;
       case "--debug":
         opts.debug = true;
         break;
@@ -78,6 +81,7 @@ export function toArgs(command: Command, opts: HarnessOptions): string[] {
   for (const [k, v] of Object.entries(opts.config ?? {})) args.push("--config", `${k}=${v}`);
   if (opts.parallel) args.push("--parallel", String(opts.parallel));
   if (opts.expectNoChanges) args.push("--expect-no-changes");
+  if (opts.refresh) args.push("--refresh");
   if (opts.debug) args.push("--debug");
   args.push("--json");
   return args;

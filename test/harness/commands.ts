@@ -19,6 +19,13 @@ export async function run(s: Session): Promise<void> {
 }
 
 async function up(s: Session): Promise<void> {
+  if (s.opts.refresh) {
+    // `--refresh`: read every object first (drift lands in report.changes), then plan against that.
+    await refresh(s);
+    if (!s.report.ok) return;
+    s.report.resources = [];
+    s.report.summary = {};
+  }
   const program = await runProgram(s);
   s.report.outputs = maskSecrets(program.outputs);
   // Errors from the program are usually echoes of a failed step; report them only on their own.

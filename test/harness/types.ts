@@ -11,6 +11,8 @@ export interface HarnessOptions {
   /** Stack config; keys without a namespace get the project name (`apiUrl` -> `<project>:apiUrl`). */
   config?: Record<string, string>;
   secretConfig?: Record<string, string>;
+  /** up/preview: refresh the state from the services first (`pulumi preview --refresh`). */
+  refresh?: boolean;
   /** Exit 1 if anything would change / changed (refresh: drift or a deleted object). */
   expectNoChanges?: boolean;
   /** Concurrent steps, default 16. */

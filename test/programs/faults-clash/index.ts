@@ -19,7 +19,8 @@ const auth = (["a", "b"] as const).map(
 );
 
 const identities = (["a", "b"] as const).map(
-  (key) => new frontdoor.Identity(`identity-${key}`, { name: nameOf("identity", key), roleAttributes: ["clash"] }),
+  (key) =>
+    new frontdoor.Identity(`identity-${key}`, { name: nameOf("identity", key), roleAttributes: ["clash"] }),
 );
 
 export const authIds = auth.map((r) => r.id);
