@@ -5,8 +5,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { runHarness, type HarnessResult } from "../test/harness";
-import { startMockServer, type MockServer } from "../test/mock/server";
+import { type HarnessResult, runHarness } from "../test/harness";
+import { type MockServer, startMockServer } from "../test/mock/server";
 import { mockConfig } from "../test/support/engine";
 import { type Row, row, timed } from "./lib";
 
@@ -24,9 +24,13 @@ function harnessOptions(mock: MockServer, stateFile: string, count: number) {
   };
 }
 
-async function run(command: "up" | "refresh" | "destroy", opts: ReturnType<typeof harnessOptions>): Promise<HarnessResult> {
+async function run(
+  command: "up" | "refresh" | "destroy",
+  opts: ReturnType<typeof harnessOptions>,
+): Promise<HarnessResult> {
   const result = await runHarness(command, opts);
-  if (result.exitCode !== 0) throw new Error(`harness ${command} failed: ${result.stderr}\n${result.stdout.slice(-2000)}`);
+  if (result.exitCode !== 0)
+    throw new Error(`harness ${command} failed: ${result.stderr}\n${result.stdout.slice(-2000)}`);
   return result;
 }
 
@@ -35,10 +39,23 @@ const tempState = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-benc
 /** The same creates as raw HTTP, one after another on one connection: the baseline for `up`. */
 async function rawSequentialCreates(mock: MockServer, count: number): Promise<number> {
   const url = `${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`;
-  const headers = { authorization: `Bearer ${mock.credentials.frontdoorToken}`, "content-type": "application/json" };
+  const headers = {
+    authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+    "content-type": "application/json",
+  };
   const { ms } = await timed(async () => {
     for (let i = 0; i < count; i++) {
-      const body = { name: `raw-${i}`, type: "OIDC", data: { issuer: "https://login.example.com", client_id: `c${i}`, client_secret: "s", scopes: ["openid"], supports_pkce: false } };
+      const body = {
+        name: `raw-${i}`,
+        type: "OIDC",
+        data: {
+          issuer: "https://login.example.com",
+          client_id: `c${i}`,
+          client_secret: "s",
+          scopes: ["openid"],
+          supports_pkce: false,
+        },
+      };
       const res = await request(url, { method: "POST", headers, body: JSON.stringify(body) });
       await res.body.text();
     }
@@ -61,12 +78,24 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     const opts = harnessOptions(mock, tempState(), 200);
     const up = await run("up", opts);
     const where = latencyMs ? `${latencyMs} ms API latency` : "loopback, no added latency";
-    rows.push(row(`Harness up of 200 resources vs raw sequential HTTP (${where})`, up.report.durationMs, raw, 3));
+    rows.push(
+      row(`Harness up of 200 resources vs raw sequential HTTP (${where})`, up.report.durationMs, raw, 3),
+    );
     if (!latencyMs) {
       const bytes = up.report.resources.map((r) => r.providerBytes);
       rows.push(row("__provider bytes per resource", Math.max(...bytes), undefined, 2048, "bytes"));
-      rows.push(row("State file bytes per resource", fs.statSync(opts.stateFile).size / 200, undefined, undefined, "bytes"));
-      notes.push(`harness up of 200 includes starting the harness process and the host (a trivial up takes ~1.5 s).`);
+      rows.push(
+        row(
+          "State file bytes per resource",
+          fs.statSync(opts.stateFile).size / 200,
+          undefined,
+          undefined,
+          "bytes",
+        ),
+      );
+      notes.push(
+        `harness up of 200 includes starting the harness process and the host (a trivial up takes ~1.5 s).`,
+      );
     }
     await run("destroy", opts);
     await mock.close();
@@ -84,7 +113,15 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     const gets = mock.log.filter((e) => e.method === "GET").length;
     const others = mock.log.length - gets;
     rows.push(row("Refresh of 500 resources: GET requests", gets, undefined, 500, "requests"));
-    rows.push(row("Refresh of 500 resources: peak open sockets (pool size 16)", mock.stats.peakOpenConnections, undefined, 16, "sockets"));
+    rows.push(
+      row(
+        "Refresh of 500 resources: peak open sockets (pool size 16)",
+        mock.stats.peakOpenConnections,
+        undefined,
+        16,
+        "sockets",
+      ),
+    );
     rows.push(row("Refresh of 500 resources: wall time", refresh.report.durationMs, undefined, undefined));
     if (others) notes.push(`refresh sent ${others} requests besides GETs`);
     await run("destroy", opts);
@@ -103,7 +140,14 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     const refused = mock.log.filter((e) => e.status === 429).length;
     mock.faults.stop();
     const created = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length;
-    rows.push(row(`Harness up of 200 under a 30% 429 storm (${refused} refusals, ${created} created) vs no faults`, storm.report.durationMs, calm.report.durationMs, 1.5));
+    rows.push(
+      row(
+        `Harness up of 200 under a 30% 429 storm (${refused} refusals, ${created} created) vs no faults`,
+        storm.report.durationMs,
+        calm.report.durationMs,
+        1.5,
+      ),
+    );
     await run("destroy", stormy);
     await mock.close();
   }
@@ -113,7 +157,15 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     const mock = await startMockServer();
     const opts = harnessOptions(mock, tempState(), 1000);
     const up = await run("up", opts);
-    rows.push(row("Dynamic-provider host peak RSS, up of 1000 resources", (up.report.hostPeakRssBytes ?? 0) / 2 ** 20, undefined, undefined, "MiB"));
+    rows.push(
+      row(
+        "Dynamic-provider host peak RSS, up of 1000 resources",
+        (up.report.hostPeakRssBytes ?? 0) / 2 ** 20,
+        undefined,
+        undefined,
+        "MiB",
+      ),
+    );
     rows.push(row("Harness up of 1000 resources: wall time", up.report.durationMs, undefined, undefined));
     await run("destroy", opts);
     await mock.close();

@@ -11,13 +11,20 @@ export async function readinessBenchmark(): Promise<Row[]> {
   for (const readyAfter of READY_AFTER_MS) {
     const mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: readyAfter } });
     await configureFor(mockConfig(mock));
-    const { ms, value } = await timed(() => createChecked("CustomFrontend", { hostname: `lag-${readyAfter}.example.com` }));
+    const { ms, value } = await timed(() =>
+      createChecked("CustomFrontend", { hostname: `lag-${readyAfter}.example.com` }),
+    );
     lags.push(ms - readyAfter);
     await engine.remove("CustomFrontend", value.id, value.outs);
     await mock.close();
   }
   return [
-    row(`Custom frontend readiness lag, worst of ${lags.length} (PENDING after ${READY_AFTER_MS.join("/")} ms)`, Math.max(...lags), undefined, 1000),
+    row(
+      `Custom frontend readiness lag, worst of ${lags.length} (PENDING after ${READY_AFTER_MS.join("/")} ms)`,
+      Math.max(...lags),
+      undefined,
+      1000,
+    ),
     row("Custom frontend readiness lag, median", median(lags), undefined, 1000),
   ];
 }

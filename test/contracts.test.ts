@@ -11,7 +11,10 @@ describe("contract copies", () => {
     it(`test/contracts/${file} is the shared spec`, function () {
       if (!fs.existsSync(path.join(shared, file))) this.skip();
       const copy = fs.readFileSync(path.join(__dirname, "contracts", file));
-      assert.ok(copy.equals(fs.readFileSync(path.join(shared, file))), `${file} differs from ../shared/specs`);
+      assert.ok(
+        copy.equals(fs.readFileSync(path.join(shared, file))),
+        `${file} differs from ../shared/specs`,
+      );
     });
   }
 });
