@@ -107,7 +107,9 @@ export const SearchAlertsArgs = z.object({
     .string()
     .min(1)
     .default(ALERT_INDEX)
-    .describe(`Index pattern. Default ${ALERT_INDEX} (the contract is ambiguous; see the README, Event data queries).`),
+    .describe(
+      `Index pattern. Default ${ALERT_INDEX} (the contract is ambiguous; see the README, Event data queries).`,
+    ),
   ...ConnectionArgs,
 });
 
