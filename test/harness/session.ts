@@ -79,9 +79,21 @@ export class Session {
     return this.hostPromise;
   }
 
-  /** Writes the state (never during preview), resources in dependency order. */
+  /**
+   * Writes the state (never during preview), resources in dependency order. Steps that finish in the
+   * same turn of the event loop share one write; `close` writes whatever is still pending.
+   */
   save(): void {
-    if (this.preview) return;
+    if (this.preview || this.saveScheduled) return;
+    this.saveScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private saveScheduled = false;
+
+  private flush(): void {
+    if (!this.saveScheduled) return;
+    this.saveScheduled = false;
     this.state.resources = dependencyOrder(this.state.resources);
     this.store.save(this.state);
   }
@@ -112,6 +124,7 @@ export class Session {
   }
 
   async close(): Promise<Report> {
+    this.flush();
     if (this.hostPromise) {
       const host = await this.hostPromise.catch(() => undefined);
       this.report.hostPeakRssBytes = host?.peakRssBytes();
