@@ -1,8 +1,11 @@
 // The import helper prints a program that adopts existing objects: current settings as inputs,
 // secrets as config placeholders (never their values), and an import id that carries the frontdoor.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { context } from "../provider/engine";
 import { importSnippets } from "../provider/tools/importSnippets";
+import { runHarness } from "./harness";
 import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 
@@ -45,5 +48,60 @@ describe("import snippets", () => {
     assert.doesNotMatch(text, /snippet-secret-1|snippet-api-key/);
     await engine.remove("AuthProvider", sso.id, sso.outs);
     await engine.remove("AuthProvider", key.id, key.outs);
+  });
+});
+
+describe("import snippets, adopted through the dynamic-provider host", function () {
+  this.timeout(120_000);
+  let mock: MockServer;
+  let workdir: string;
+  before(async () => {
+    mock = await startMockServer();
+    await configureFor(mockConfig(mock));
+    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
+  });
+  after(async () => {
+    await mock.close();
+    fs.rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it("prints a program that the harness imports without a change, for Frontdoor and Edge objects", async () => {
+    await createChecked("AuthProvider", {
+      name: "sso",
+      type: "OIDC",
+      data: { issuer: "https://login.example.com", client_id: "fd", client_secret: "adopt-secret-1" },
+    });
+    await createChecked("CertificateRequestToken", { name: "device-7", commonName: "device-7.example.com" });
+    const policy = await createChecked("AuthPolicy", { name: "strict", secondary: { requireTotp: true } });
+    await createChecked("Identity", {
+      name: "alice",
+      type: "User",
+      authPolicyId: policy.id,
+      roleAttributes: ["staff"],
+    });
+    await createChecked("EdgeRouterPolicy", {
+      name: "staff-routers",
+      identityRoles: ["#staff"],
+      edgeRouterRoles: ["#all"],
+    });
+
+    const kinds = ["AuthProvider", "CertificateRequestToken", "AuthPolicy", "Identity", "EdgeRouterPolicy"];
+    const text = await importSnippets(context(), { kinds });
+    assert.doesNotMatch(text, /adopt-secret-1/);
+    fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(workdir, "index.ts"), text);
+    const { "frontdoor:token": token, ...config } = mockConfig(mock);
+    const opts = {
+      programDir: workdir,
+      stateFile: path.join(workdir, "state.json"),
+      config,
+      secretConfig: { "frontdoor:token": token, ssoDataClientSecret: "adopt-secret-1" },
+    };
+    const first = await runHarness("up", opts);
+    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
+    assert.deepEqual(first.report.summary, { import: 5 });
+    const second = await runHarness("up", opts);
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.deepEqual(second.report.summary, { same: 5 });
   });
 });

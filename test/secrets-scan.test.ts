@@ -293,7 +293,8 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
         );
         ok(refresh, "refresh");
 
-        // A run that fails: wrong credentials -> 401 (on a fresh state, so every resource is attempted).
+        if (process.env.SCAN_TRACE) console.log(name, "bad up");
+      // A run that fails: wrong credentials -> 401 (on a fresh state, so every resource is attempted).
         const bad = record(
           "failing up",
           await runHarness("up", {

@@ -7,6 +7,7 @@ import type { EdgeObject } from "../http/edge";
 import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { EdgeCollection, tagsOf } from "./edgeCollection";
+import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
 const count = z.number().int().min(0);
@@ -127,13 +128,6 @@ export const authPolicy = {
     await collection.put(ctx, news, id, body(news));
     return outputs(await collection.require(ctx, news, id));
   },
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(server);
-  },
+  ...collectionOperations(collection, (server) => outputs(server)),
   delete: remove,
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(server) };
-  },
 } satisfies ResourceDefinition<AuthPolicyInputs>;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+import { collectionOperations } from "./operations";
 
 export const OidcData = z
   .strictObject({
@@ -90,14 +91,5 @@ export const authProvider = {
   secretOutputs: ["data"],
   create,
   update,
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(state.frontdoorId, server);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  list: (ctx, scope) => collection.listIds(ctx, scope),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(inputs.frontdoorId, server) };
-  },
+  ...collectionOperations(collection, (server, state) => outputs(state.frontdoorId, server)),
 } satisfies ResourceDefinition<AuthProviderInputs>;

@@ -21,6 +21,7 @@ import {
   type ResourceDefinition,
 } from "../resource";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
 export const ExternalIdClaim = z
@@ -240,11 +241,7 @@ export const ca = {
     await collection.put(ctx, news, id, body(news, nameFormat));
     return outputs(await verifyIfPossible(ctx, news, id), news);
   },
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(server, state);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
+  ...collectionOperations(collection, outputs),
   async findExisting(ctx, inputs) {
     const server = await collection.findByName(ctx, inputs);
     // An adopted CA is verified like a new one (its create answer was lost before verification).

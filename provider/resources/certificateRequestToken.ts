@@ -7,6 +7,7 @@ import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { explainNameClash } from "./clientCertificate";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+import { collectionOperations } from "./operations";
 
 const subjectField = (what: string) =>
   z.string().min(1).optional().describe(`${what} of the certificates made with the token (optional).`);
@@ -90,14 +91,5 @@ export const certificateRequestToken = {
   secretOutputs: ["token"],
   create,
   update,
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(state.frontdoorId, server);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  list: (ctx, scope) => collection.listIds(ctx, scope),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(inputs.frontdoorId, server) };
-  },
+  ...collectionOperations(collection, (server, state) => outputs(state.frontdoorId, server)),
 } satisfies ResourceDefinition<CertificateRequestTokenInputs>;

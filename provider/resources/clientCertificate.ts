@@ -6,6 +6,7 @@ import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+import { collectionOperations } from "./operations";
 import { certificateDetails, parseCertificateOrCsr, publicKeyDer } from "./pem";
 
 export const ClientCertificateInputs = z.strictObject({
@@ -139,14 +140,5 @@ export const clientCertificate = {
   },
   create,
   update,
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(state.frontdoorId, server, state.value);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  list: (ctx, scope) => collection.listIds(ctx, scope),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(inputs.frontdoorId, server, inputs.value) };
-  },
+  ...collectionOperations(collection, (server, state) => outputs(state.frontdoorId, server, state.value)),
 } satisfies ResourceDefinition<ClientCertificateInputs>;

@@ -46,6 +46,17 @@ export class EdgeCollection {
     return ctx.edge().delete(this.path(id), this.label(props));
   }
 
+  /**
+   * Ids of the collection's objects, except the ones the controller keeps for itself (system policies,
+   * the default admin, the `default` auth policy): those cannot be deleted, so they are not adopted.
+   */
+  async listIds(ctx: ResourceContext, _scope: Props): Promise<string[]> {
+    const items = await ctx.edge().list<EdgeObject>(this.path(), undefined, this.kind);
+    const builtIn = (item: EdgeObject) =>
+      item.isSystem === true || item.isDefaultAdmin === true || item.id === "default";
+    return items.filter((item) => !builtIn(item)).map((item) => String(item.id));
+  }
+
   /** The object with this name (names are unique per collection), if any. */
   async findByName(ctx: ResourceContext, props: Props): Promise<EdgeObject | undefined> {
     const name = String(props.name);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
 import { EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { collectionOperations } from "./operations";
 import { roles, tags } from "./roles";
 
 export const EdgeRouterPolicyInputs = z.strictObject({
@@ -62,13 +63,5 @@ export const edgeRouterPolicy = {
     await collection.put(ctx, news, id, body(news));
     return outputs(await collection.require(ctx, news, id));
   },
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(server);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(server) };
-  },
+  ...collectionOperations(collection, (server) => outputs(server)),
 } satisfies ResourceDefinition<EdgeRouterPolicyInputs>;

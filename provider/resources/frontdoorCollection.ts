@@ -3,7 +3,9 @@
 import { FrontdoorClient } from "../http/frontdoor";
 import type { Props, ResourceContext } from "../resource";
 
-export type ServerObject = Props & { id: string };
+import type { ServerObject } from "./operations";
+
+export type { ServerObject };
 
 export class FrontdoorCollection {
   constructor(

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
 
 export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
@@ -231,13 +232,5 @@ export const identity = {
   secretOutputs: ["enrollmentJwt", "enrollmentToken"],
   create,
   update,
-  async read(ctx, id, state) {
-    const server = await collection.get(ctx, state, id);
-    return server && outputs(server, state);
-  },
-  delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    return server && { id: server.id, outs: outputs(server, inputs) };
-  },
+  ...collectionOperations(collection, outputs),
 } satisfies ResourceDefinition<IdentityInputs>;
