@@ -90,8 +90,8 @@ export function checkInputs(
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
     for (const key of keys) {
       const property = [...path, ...(key ? [key] : [])].join(".") || "(inputs)";
-      const reason = key ? `unknown property "${key}"` : issue.message;
-      failures.push({ property, reason: `${property}: ${reason}` });
+      // The engine prints the property with the reason: the reason does not repeat it.
+      failures.push({ property, reason: key ? `unknown property "${key}"` : issue.message });
     }
   }
   return { inputs: news, failures };

@@ -128,7 +128,8 @@ describe("AuthProvider (engine against the mock)", () => {
     delete config["frontdoor:frontdoorId"];
     await configureFor(config);
     const { failures } = await engine.check("AuthProvider", {}, oidc());
-    assert.match(failures[0].reason, /frontdoorId: required/);
+    assert.equal(failures[0].property, "frontdoorId");
+    assert.match(failures[0].reason, /^required: set frontdoorId or the config frontdoor:frontdoorId/);
   });
 
   it("names the resource, status and server message on a duplicate, without the secret", async () => {

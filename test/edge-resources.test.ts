@@ -247,14 +247,13 @@ describe("Edge resources", () => {
       const ca = testCa("Check CA");
       const other = testCa("Other CA");
       const check = (inputs: Props) => engine.check("Ca", {}, { name: "c", ...inputs });
-      assert.match(
-        (await check({ certPem: leaf.certPem })).failures[0].reason,
-        /certPem: is not a CA certificate/,
+      const notCa = (await check({ certPem: leaf.certPem })).failures[0];
+      assert.deepEqual(
+        [notCa.property, notCa.reason],
+        ["certPem", "is not a CA certificate (basicConstraints cA is not true)"],
       );
-      assert.match(
-        (await check({ certPem: "garbage" })).failures[0].reason,
-        /certPem: is not a PEM certificate/,
-      );
+      const notPem = (await check({ certPem: "garbage" })).failures[0];
+      assert.deepEqual([notPem.property, notPem.reason], ["certPem", "is not a PEM certificate"]);
       const wrongKey = await check({ certPem: ca.certPem, privateKeyPem: other.keyPem });
       assert.equal(wrongKey.failures[0].property, "privateKeyPem");
       assert.match(wrongKey.failures[0].reason, /does not belong to certPem/);

@@ -43,7 +43,6 @@ describe("ClientCertificate (engine against the mock)", () => {
         const { failures } = await engine.check(KIND, {}, { name: "c", value });
         assert.equal(failures.length, 1, JSON.stringify(failures));
         assert.equal(failures[0].property, "value");
-        assert.match(failures[0].reason, /^value: /);
         assert.match(failures[0].reason, reason);
         assert.ok(!failures[0].reason.includes(value.split("\n")[1] ?? value), "reason quotes the input");
       });

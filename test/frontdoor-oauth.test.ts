@@ -59,12 +59,31 @@ describe("Frontdoor OAuth2 client credentials (against the mock)", () => {
     await engine.remove(KIND, id, outs);
   });
 
+  it("retries the token endpoint on 503 and a dropped connection, like any other call", async () => {
+    await configureFor({
+      ...oauthConfig(),
+      "frontdoor:clientId": mock.credentials.clientId,
+      "frontdoor:retryTimeoutSeconds": "30",
+    });
+    mock.faults.inject({ path: "/oauth2/token", kind: "503", retryAfterSeconds: 0 });
+    mock.faults.inject({ path: "/oauth2/token", kind: "drop" });
+    const { id, outs } = await createChecked(KIND, { name: "oauth-retried" });
+    assert.deepEqual(
+      mock.log.filter((e) => e.path === "/oauth2/token").map((e) => e.status),
+      [503, 0, 200],
+    );
+    await engine.remove(KIND, id, outs);
+  });
+
   it("falls back to NETFOUNDRY_CLIENT_ID + NETFOUNDRY_PASSWORD + NETFOUNDRY_OAUTH_URL", async () => {
     process.env.NETFOUNDRY_CLIENT_ID = mock.credentials.clientId;
     process.env.NETFOUNDRY_PASSWORD = mock.credentials.clientSecret;
     process.env.NETFOUNDRY_OAUTH_URL = mock.credentials.tokenUrl;
     process.env.FRONTDOOR_API_URL = mock.url;
     process.env.FRONTDOOR_ID = mock.credentials.frontdoorId;
+    // The environment yields the same settings as the previous test's config, and the engine keeps its
+    // clients (and cached token) while settings stay the same: start from other settings first.
+    await configureFor({ "frontdoor:apiUrl": "http://127.0.0.1:9" });
     await configureFor({});
     const before = mock.frontdoor.oauthTokensIssued;
     const { id, outs } = await createChecked(KIND, { name: "oauth-env" });

@@ -114,12 +114,16 @@ interface Example {
   env?: Record<string, string>;
   /** Wrong credentials, so that `up` fails with a 401 (the wrong values are scanned for too). */
   badSecretConfig: Record<string, string>;
+  /** Config of the failing run instead (e.g. a name clash: 409). */
+  badConfig?: Record<string, string>;
+  /** What the failing run's error says. */
+  badError?: RegExp;
   /** Runs that have no resources (queries only): nothing to refresh or destroy. */
   queriesOnly?: boolean;
 }
 
 describe("secret scan: no secret in plaintext anywhere, for every example", function () {
-  this.timeout(300_000);
+  this.timeout(120_000);
   let mock: MockServer;
   let work: string;
   let frontdoorCfg: Record<string, string>;
@@ -176,7 +180,11 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
         ssoClientSecret: "scan-cf-sso-secret-9876",
         apiKey: "scan-cf-api-key-0123456789",
       },
-      badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0003" },
+      // A 409 instead of a 401: the same hostname again, under other auth-provider names. (With a 401
+      // the auth providers fail and the harness waits forever for the frontend that depends on them.)
+      badSecretConfig: {},
+      badConfig: { namePrefix: "scan-bad" },
+      badError: /409|already exists/,
     },
     {
       dir: "edge-access",
@@ -244,6 +252,12 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
       const ok = (r: HarnessResult, what: string) =>
         assert.equal(r.exitCode, 0, `${what}: ${r.stderr.slice(-3000)}`);
 
+      const badRun = {
+        ...base,
+        config: { ...example.config, ...example.badConfig },
+        stateFile: path.join(work, `${name}-bad.json`),
+        secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
+      };
       let destroyed = false;
       try {
         const up = record(
@@ -293,18 +307,13 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
         );
         ok(refresh, "refresh");
 
-        if (process.env.SCAN_TRACE) console.log(name, "bad up");
-      // A run that fails: wrong credentials -> 401 (on a fresh state, so every resource is attempted).
-        const bad = record(
-          "failing up",
-          await runHarness("up", {
-            ...base,
-            stateFile: path.join(work, `${name}-bad.json`),
-            secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
-          }),
+        // A run that fails (on a fresh state): wrong credentials -> 401, or a name clash -> 409.
+        const bad = record("failing up", await runHarness("up", badRun));
+        assert.equal(bad.exitCode, 1, `the failing run did not fail: ${bad.stdout.slice(0, 2000)}`);
+        assert.match(
+          `${bad.stdout}${bad.stderr}`,
+          example.badError ?? /401|unauthori[sz]ed|credentials|authenticat/i,
         );
-        assert.equal(bad.exitCode, 1, `the wrong credentials did not fail: ${bad.stdout.slice(0, 2000)}`);
-        assert.match(`${bad.stdout}${bad.stderr}`, /401|unauthori[sz]ed|credentials|authenticat/i);
 
         const stateText = fs.readFileSync(stateFile, "utf8");
         const destroy = record(
@@ -316,7 +325,10 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
 
         texts.push(
           ["state file", stateText],
-          ["failing up state", fs.readFileSync(path.join(work, `${name}-bad.json`), "utf8")],
+          [
+            "failing up state",
+            fs.existsSync(badRun.stateFile) ? fs.readFileSync(badRun.stateFile, "utf8") : "",
+          ],
         );
         for (const [i, provider] of providers.entries()) texts.push([`__provider #${i}`, provider]);
         const needles = needlesOf(secrets);
@@ -331,6 +343,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
         // Leave nothing behind for the next example (some share names), even after a failure.
         if (!destroyed)
           await runHarness("destroy", { ...base, stateFile, secretConfig: example.secretConfig });
+        if (example.badConfig) await runHarness("destroy", { ...badRun, secretConfig: example.secretConfig });
       }
     });
   }

@@ -3,7 +3,13 @@
 import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
 import type { AuthScheme, RequestOptions } from "./client";
 import { HttpClient } from "./client";
-import { basicAuth, bearerAuth, ClientCredentialsAuth, missingCredentials } from "./frontdoorAuth";
+import {
+  basicAuth,
+  bearerAuth,
+  ClientCredentialsAuth,
+  type ClientOptions,
+  missingCredentials,
+} from "./frontdoorAuth";
 
 export interface Page<T> {
   content: T[];
@@ -19,20 +25,16 @@ export class FrontdoorClient {
 
   constructor(settings: RawSettings, auth?: AuthScheme) {
     const baseUrl = required(settings, "apiUrl", "The Frontdoor API");
-    const tls = { caBundle: pemSetting(settings.caBundle, "caBundle") };
+    const options = {
+      tls: { caBundle: pemSetting(settings.caBundle, "caBundle") },
+      retry: retryPolicy(settings),
+      timeoutMs: requestTimeoutMs(settings),
+    };
     this.http = new HttpClient(
-      {
-        baseUrl,
-        apiName: "Frontdoor API",
-        tls,
-        retry: retryPolicy(settings),
-        timeoutMs: requestTimeoutMs(settings),
-      },
-      auth ?? frontdoorAuth(settings),
+      { ...options, baseUrl, apiName: "Frontdoor API" },
+      auth ?? frontdoorAuth(settings, options),
       frontdoorError,
     );
-    const scheme = this.http.auth;
-    if (scheme instanceof ClientCredentialsAuth) scheme.dispatcher = this.http.dispatcher;
   }
 
   /** Path of a collection (or an object in it) of one frontdoor. */
@@ -66,11 +68,11 @@ export class FrontdoorClient {
   }
 }
 
-function frontdoorAuth(settings: RawSettings): AuthScheme {
+function frontdoorAuth(settings: RawSettings, options: ClientOptions): AuthScheme {
   if (settings.token && settings.username) return basicAuth(settings.username, settings.token);
   if (settings.token) return bearerAuth(settings.token);
   if (settings.clientId && settings.clientSecret && settings.tokenUrl) {
-    return new ClientCredentialsAuth(settings.tokenUrl, settings.clientId, settings.clientSecret);
+    return new ClientCredentialsAuth(settings.tokenUrl, settings.clientId, settings.clientSecret, options);
   }
   return missingCredentials();
 }

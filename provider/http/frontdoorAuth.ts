@@ -1,9 +1,12 @@
 // Frontdoor API credentials: a static bearer token, HTTP Basic `username:token`, or an OAuth2
 // client-credentials grant whose access token is cached and renewed before it expires.
-import { request } from "undici";
 import { debug } from "../log";
 import { registerSecret } from "../redact";
-import type { AuthScheme } from "./client";
+import { type AuthScheme, HttpClient, type HttpClientOptions } from "./client";
+
+/** Connection options the token endpoint shares with the API client. */
+export type ClientOptions = Pick<HttpClientOptions, "tls" | "retry" | "timeoutMs">;
+
 import { ApiError, ProviderError } from "./errors";
 
 export function bearerAuth(token: string): AuthScheme {
@@ -21,15 +24,19 @@ const RENEW_MARGIN_MS = 600_000;
 export class ClientCredentialsAuth implements AuthScheme {
   private token?: { value: string; renewAt: number };
   private pending?: Promise<string>;
+  /** The token endpoint, through the same HTTP layer: CA bundle, timeouts and retries apply. */
+  private readonly http: HttpClient;
+  private readonly path: string;
 
-  constructor(
-    private readonly tokenUrl: string,
-    private readonly clientId: string,
-    private readonly clientSecret: string,
-  ) {}
-
-  /** The API client's connection pool (and so its CA bundle), set by the client that owns this scheme. */
-  dispatcher?: import("undici").Dispatcher;
+  constructor(tokenUrl: string, clientId: string, clientSecret: string, options: ClientOptions) {
+    const url = new URL(tokenUrl);
+    this.path = url.pathname + url.search;
+    this.http = new HttpClient(
+      { ...options, baseUrl: url.origin, apiName: "OAuth2 token", connections: 2 },
+      basicAuth(clientId, clientSecret),
+      oauthError,
+    );
+  }
 
   async headers(): Promise<Record<string, string>> {
     return { authorization: `Bearer ${await this.accessToken()}` };
@@ -51,33 +58,22 @@ export class ClientCredentialsAuth implements AuthScheme {
   }
 
   private async fetchToken(): Promise<string> {
-    const basic = Buffer.from(`${this.clientId}:${this.clientSecret}`).toString("base64");
-    const where = { resource: "OAuth2 token", method: "POST", path: new URL(this.tokenUrl).pathname };
-    let res: Awaited<ReturnType<typeof request>>;
-    try {
-      res = await request(this.tokenUrl, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${basic}`,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: "grant_type=client_credentials",
-        dispatcher: this.dispatcher,
-      });
-    } catch (err) {
-      throw new ApiError({ ...where, status: 0, serverMessage: (err as Error).message });
-    }
-    const body = (await res.body.json().catch(() => ({}))) as Record<string, unknown>;
-    if (res.statusCode >= 400 || typeof body.access_token !== "string") {
+    const res = await this.http.request<Record<string, unknown>>({
+      method: "POST",
+      path: this.path,
+      body: "grant_type=client_credentials",
+      contentType: "application/x-www-form-urlencoded",
+      // A grant whose answer was lost only leaves an unused token behind: it may be sent again.
+      idempotent: true,
+    });
+    const body = res.body ?? {};
+    if (typeof body.access_token !== "string") {
       throw new ApiError({
-        ...where,
-        status: res.statusCode,
-        code: typeof body.error === "string" ? body.error : undefined,
-        serverMessage:
-          typeof body.error_description === "string"
-            ? body.error_description
-            : "no access_token in the answer",
+        resource: "OAuth2 token",
+        method: "POST",
+        path: this.path,
+        status: res.status,
+        serverMessage: "no access_token in the answer",
       });
     }
     const lifetimeMs = (typeof body.expires_in === "number" ? body.expires_in : 3600) * 1000;
@@ -87,6 +83,15 @@ export class ClientCredentialsAuth implements AuthScheme {
     debug(`OAuth2 access token obtained, valid ${Math.round(lifetimeMs / 1000)} s`);
     return body.access_token;
   }
+}
+
+/** RFC 6749 error answers: `{error, error_description}`. */
+function oauthError(body: unknown): { code?: string; message?: string } {
+  const b = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  return {
+    code: typeof b.error === "string" ? b.error : undefined,
+    message: typeof b.error_description === "string" ? b.error_description : undefined,
+  };
 }
 
 export function missingCredentials(): never {

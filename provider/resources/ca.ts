@@ -89,15 +89,13 @@ function validate(inputs: CaInputs): CheckFailure[] {
     // node:crypto rather than node-forge here: forge cannot read EC certificates, common for CAs.
     cert = new X509Certificate(inputs.certPem);
   } catch {
-    return [{ property: "certPem", reason: "certPem: is not a PEM certificate" }];
+    return [{ property: "certPem", reason: "is not a PEM certificate" }];
   }
   if (!cert.ca) {
-    return [
-      { property: "certPem", reason: "certPem: is not a CA certificate (basicConstraints cA is not true)" },
-    ];
+    return [{ property: "certPem", reason: "is not a CA certificate (basicConstraints cA is not true)" }];
   }
   if (inputs.privateKeyPem === undefined || containsUnknown(inputs.privateKeyPem)) return [];
-  const failure = (reason: string) => [{ property: "privateKeyPem", reason: `privateKeyPem: ${reason}` }];
+  const failure = (reason: string) => [{ property: "privateKeyPem", reason }];
   let key: ReturnType<typeof createPrivateKey>;
   try {
     key = createPrivateKey(inputs.privateKeyPem);

@@ -135,7 +135,7 @@ export const clientCertificate = {
       parseCertificateOrCsr(inputs.value);
       return [];
     } catch (err) {
-      return [{ property: "value", reason: `value: ${(err as Error).message}` }];
+      return [{ property: "value", reason: (err as Error).message }];
     }
   },
   create,

@@ -33,8 +33,16 @@ export interface ProgramRun {
 class HarnessMonitor {
   readonly registered = new Set<string>();
   private readonly steps = new Map<string, Promise<boolean>>();
+  /** Resolves at the first failed step: like the engine, the harness then starts no new step. */
+  readonly firstFailure: Promise<void>;
+  private failed = false;
+  private signalFailure!: () => void;
 
-  constructor(private readonly s: Session) {}
+  constructor(private readonly s: Session) {
+    this.firstFailure = new Promise((resolve) => {
+      this.signalFailure = resolve;
+    });
+  }
 
   private urn(parent: string, type: string, name: string): string {
     // Same rule as the engine: a child's type is qualified by its parent's type.
@@ -101,12 +109,15 @@ class HarnessMonitor {
     // The engine starts a step only when the steps it depends on are done.
     const deps = await Promise.all(reg.dependencies.map((d) => this.steps.get(d) ?? true));
     if (deps.includes(false)) throw new Error(`${reg.name} not updated: a dependency failed`);
+    if (this.failed) throw new Error(`${reg.name} not updated: an earlier step failed`);
     try {
       return await this.s.limit.run(() => runStep(this.s, reg));
     } catch (e: any) {
       const inState = this.s.state.resources.some((r) => r.urn === reg.urn);
       this.s.fail({ urn: reg.urn, name: reg.name, type: reg.type, message: e.message });
       this.s.record(reg, inState ? "update" : "create", { error: e.message });
+      this.failed = true;
+      this.signalFailure();
       throw e;
     }
   }
@@ -159,26 +170,33 @@ export async function runProgram(s: Session): Promise<ProgramRun> {
   const cwd = process.cwd();
   process.chdir(s.programDir); // pulumi runs programs in their directory
   let outputs: Record<string, any> = {};
-  try {
-    registerTypeScript();
-    let exported = require(path.join(s.programDir, "index.ts"));
-    if (typeof exported === "function") exported = exported();
-    exported = await exported;
-    if (exported && typeof exported === "object") {
-      const { __esModule, ...exports } = exported;
-      outputs = await pulumi.runtime.serializeProperties("outputs", exports, { keepOutputValues: false });
+  const program = (async () => {
+    try {
+      registerTypeScript();
+      let exported = require(path.join(s.programDir, "index.ts"));
+      if (typeof exported === "function") exported = exported();
+      exported = await exported;
+      if (exported && typeof exported === "object") {
+        const { __esModule, ...exports } = exported;
+        outputs = await pulumi.runtime.serializeProperties("outputs", exports, { keepOutputValues: false });
+      }
+    } catch (e: any) {
+      errors.push(e?.message ?? String(e));
     }
-  } catch (e: any) {
-    errors.push(e?.message ?? String(e));
-  }
-  try {
-    await settings.waitForRPCs();
-  } catch (e: any) {
-    errors.push(e?.message ?? String(e));
-  }
+    try {
+      await settings.waitForRPCs();
+    } catch (e: any) {
+      errors.push(e?.message ?? String(e));
+    }
+  })();
+  // After a failed step the program may wait forever on outputs that will never resolve (resources
+  // depending on the failed one); the engine stops the deployment then, and so does the harness,
+  // once the steps already under way have finished.
+  await Promise.race([program, monitor.firstFailure]);
   await monitor.settle();
   process.chdir(cwd);
-  process.off("unhandledRejection", onRejection);
+  // The handler stays: after a failed step, registrations still pending reject later, and must not
+  // crash the harness before it writes the state and the report.
   return { registered: monitor.registered, outputs, errors };
 }
 
