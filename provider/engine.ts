@@ -116,6 +116,16 @@ export async function create(kind: string, inputs: Props) {
           if (!(err instanceof ApiError && err.ambiguous && def.findExisting)) throw err;
           const existing = await def.findExisting(ctx, given);
           if (existing) {
+            // Only what this create made is adopted: an object of that name that differs from the
+            // declaration belongs to someone else (another resource, or made outside Pulumi).
+            const differing = diffInputs(def, existing.outs, given).changed;
+            if (differing.length > 0) {
+              throw new ProviderError(
+                `${def.kind}${describeName(given)}: the create's answer was lost, and the object of that name ` +
+                  `(id ${existing.id}) differs from the declaration in ${differing.join(", ")}: not adopted. ` +
+                  "Import it (the import resource option) or choose another name.",
+              );
+            }
             debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
             return { id: existing.id, outs: plain(existing.outs) };
           }
@@ -199,7 +209,12 @@ async function guard<T>(def: ResourceDefinition, state: Props, work: () => Promi
     return await work();
   } catch (err) {
     if (err instanceof ApiError || err instanceof ProviderError) throw err;
-    const name = typeof state.name === "string" ? ` "${state.name}"` : "";
-    throw new ProviderError(`${def.kind}${name}: ${redact(String((err as Error)?.message ?? err))}`);
+    throw new ProviderError(
+      `${def.kind}${describeName(state)}: ${redact(String((err as Error)?.message ?? err))}`,
+    );
   }
+}
+
+function describeName(props: Props): string {
+  return typeof props.name === "string" ? ` "${props.name}"` : "";
 }

@@ -174,6 +174,20 @@ describe("AuthProvider (engine against the mock)", () => {
     await engine.remove("AuthProvider", id, outs);
   });
 
+  it("does not adopt an object of the same name that differs from the declaration", async () => {
+    const theirs = await createChecked("AuthProvider", oidc("someone-elses-secret"));
+    // Our create is refused (409), and the refusal is lost on the way back: ambiguous.
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
+    const error = await createChecked("AuthProvider", oidc("our-secret-value-1")).catch((e) => e);
+    assert.match(
+      error.message,
+      /AuthProvider "corp-sso": the create's answer was lost.*differs from the declaration in data: not adopted/,
+    );
+    assert.doesNotMatch(error.message, /our-secret-value-1|someone-elses-secret/);
+    assert.equal(mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length, 1);
+    await engine.remove("AuthProvider", theirs.id, theirs.outs);
+  });
+
   it("adopts the object when a create's answer is lost, instead of duplicating it", async () => {
     mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
     const { id, outs } = await createChecked("AuthProvider", oidc());
