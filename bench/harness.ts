@@ -8,7 +8,7 @@ import { request } from "undici";
 import { type HarnessResult, runHarness } from "../test/harness";
 import { type MockServer, startMockServer } from "../test/mock/server";
 import { mockConfig } from "../test/support/engine";
-import { type Row, row, timed } from "./lib";
+import { exact, type Row, row, timed } from "./lib";
 
 const program = path.join(__dirname, "programs", "many");
 
@@ -112,7 +112,7 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     const refresh = await run("refresh", opts);
     const gets = mock.log.filter((e) => e.method === "GET").length;
     const others = mock.log.length - gets;
-    rows.push(row("Refresh of 500 resources: GET requests", gets, undefined, 500, "requests"));
+    rows.push(exact("Refresh of 500 resources: GET requests", gets, 500, "requests"));
     rows.push(
       row(
         "Refresh of 500 resources: peak open sockets (pool size 16)",

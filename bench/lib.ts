@@ -61,6 +61,18 @@ export function row(
   };
 }
 
+/** A count that must equal `expected` exactly. */
+export function exact(name: string, value: number, expected: number, unit: string): Row {
+  return {
+    name,
+    measured: `${value} ${unit}`,
+    baseline: "-",
+    ratio: "-",
+    target: `= ${expected} ${unit}`,
+    verdict: value === expected ? "met" : "MISSED",
+  };
+}
+
 export function table(rows: Row[]): string {
   const head = "| Benchmark | Measured | Baseline (same run) | Ratio | Target | |";
   const lines = rows.map(
