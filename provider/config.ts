@@ -105,7 +105,8 @@ export const CONFIG_KEYS = [
   {
     key: "maxRetries",
     env: ["FRONTDOOR_MAX_RETRIES"],
-    description: "Retries of a request on 429/503/network errors (default 5).",
+    description:
+      "Retries of a request on 429/503/network errors (default 9; the time limit usually ends them first).",
   },
   {
     key: "retryTimeoutSeconds",

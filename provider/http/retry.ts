@@ -11,7 +11,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 6,
+  maxAttempts: 10,
   maxElapsedMs: 120_000,
   baseDelayMs: 200,
   maxDelayMs: 10_000,
