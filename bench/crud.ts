@@ -6,7 +6,8 @@ import { configureFor, createChecked, engine, mockConfig, updateChecked } from "
 import { inParallel, median, type Row, row, timed } from "./lib";
 
 const PARALLEL = 16;
-const ROUNDS = 7;
+const WARMUP_ROUNDS = 3;
+const ROUNDS = 11;
 
 const body = (i: number) => ({
   name: `bench-${i}`,
@@ -20,9 +21,12 @@ const body = (i: number) => ({
   },
 });
 
-export async function crudBenchmark(count: number): Promise<Row[]> {
+export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]> {
   // The server runs in its own process, as a remote API would: the client side is what is compared.
   const mock = await startMockProcess();
+  // Optional API latency on every request (a LAN or cloud API is never at loopback speed).
+  if (latencyMs)
+    await mock.control("POST", "faults/random", { seed: 1, rate: 1, kinds: ["delay"], delayMs: latencyMs });
   const fd = mock.credentials.frontdoorId;
   const headers = {
     authorization: `Bearer ${mock.credentials.frontdoorToken}`,
@@ -72,14 +76,14 @@ export async function crudBenchmark(count: number): Promise<Row[]> {
       );
       await inParallel(created, PARALLEL, (c, i) => engine.remove("AuthProvider", c.id, updated[i]));
     });
-  // Alternate the two, after a warm-up round of each, and compare medians: JIT warm-up and GC
-  // would otherwise favour whichever runs second.
+  // Alternate the two, after warm-up rounds of each (both sides' JIT, the server's too), and compare
+  // medians: warm-up and GC would otherwise favour whichever runs second.
   const rawTimes: number[] = [];
   const providerTimes: number[] = [];
-  for (let round = 0; round <= ROUNDS; round++) {
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     const r = await rawRound();
     const p = await providerRound();
-    if (round > 0) {
+    if (round >= WARMUP_ROUNDS) {
       rawTimes.push(r.ms);
       providerTimes.push(p.ms);
     }
@@ -90,7 +94,7 @@ export async function crudBenchmark(count: number): Promise<Row[]> {
   const provider = { ms: median(providerTimes) };
   return [
     row(
-      `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight)`,
+      `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight, ${latencyMs ? `${latencyMs} ms API latency` : "loopback"})`,
       provider.ms,
       raw.ms,
       1.1,

@@ -73,6 +73,8 @@ export type ErrorParser = (body: unknown) => { code?: string; message?: string }
 export class HttpClient {
   readonly dispatcher: Dispatcher;
   private readonly retry: RetryPolicy;
+  /** Base URL without trailing slash; request paths are appended as they are (already encoded). */
+  private readonly base: string;
 
   constructor(
     readonly options: HttpClientOptions,
@@ -81,6 +83,7 @@ export class HttpClient {
   ) {
     const tls = options.tls ?? {};
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.base = new URL(options.baseUrl).href.replace(/\/+$/, "");
     const timeout = options.timeoutMs ?? 30_000;
     this.dispatcher = new Agent({
       connections: options.connections ?? 16,
@@ -157,9 +160,12 @@ export class HttpClient {
   }
 
   private async send(opts: RequestOptions): Promise<HttpResponse<unknown>> {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, "") + opts.path);
-    for (const [key, value] of Object.entries(opts.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+    let url = this.base + opts.path;
+    if (opts.query) {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(opts.query))
+        if (value !== undefined) query.set(key, String(value));
+      if (query.size) url += `?${query}`;
     }
     const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
     if (!opts.anonymous) Object.assign(headers, await this.auth.headers());
