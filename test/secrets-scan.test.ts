@@ -6,12 +6,16 @@
 // from schema.json (resource properties and nested type properties marked `secret: true`), so a new
 // secret field is covered without touching this test.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type Command, type HarnessOptions, type HarnessResult, readState } from "./harness";
-import { SECRET_CONFIG_ENV, toArgs } from "./harness/args";
+import {
+  type Command,
+  type HarnessOptions,
+  type HarnessResult,
+  readState,
+  runHarness as runHarnessLibrary,
+} from "./harness";
 import { isSecret } from "./harness/secrets";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
@@ -72,40 +76,9 @@ function needlesOf(secrets: Iterable<string>): string[] {
   return [...needles];
 }
 
-/**
- * `runHarness` with `--debug` (the host's output, with the provider's debug log, goes to the harness's
- * stderr), captured without echoing it to this process's stderr.
- */
-function runHarness(command: Command, opts: HarnessOptions): Promise<HarnessResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
-  if (opts.secretConfig) env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
-  const args = toArgs(command, { ...opts, debug: true });
-  const child = spawn(process.execPath, [path.join(__dirname, "harness", "boot.js"), ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      let report: any = null;
-      try {
-        report = JSON.parse(stdout);
-      } catch {
-        // null: stderr says why
-      }
-      resolve({ exitCode: code ?? 1, stdout, stderr, report });
-    });
-  });
-}
+/** `runHarness` with `--debug`: the host's output, with the provider's debug log, is captured too. */
+const runHarness = (command: Command, opts: HarnessOptions) =>
+  runHarnessLibrary(command, { ...opts, debug: true });
 
 interface Example {
   dir: string;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { EdgeCollection, tagsOf } from "./edgeCollection";
+import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
@@ -120,14 +120,7 @@ export const authPolicy = {
     "requirements. Omitted fields take the controller's defaults. Deleting a policy that identities use fails.",
   inputs: AuthPolicyInputs,
   outputs: z.object({}),
-  async create(ctx, inputs) {
-    const id = await collection.create(ctx, inputs, body(inputs));
-    return { id, outs: outputs(await collection.require(ctx, inputs, id)) };
-  },
-  async update(ctx, id, _olds, news) {
-    await collection.put(ctx, news, id, body(news));
-    return outputs(await collection.require(ctx, news, id));
-  },
+  ...putOperations(collection, body, outputs),
   ...collectionOperations(collection, (server) => outputs(server)),
   delete: remove,
 } satisfies ResourceDefinition<AuthPolicyInputs>;

@@ -65,6 +65,27 @@ export class EdgeCollection {
   }
 }
 
+/**
+ * Create and update of an Edge resource that sends its whole declared state: the controller answers a
+ * create with an id only and an update (PUT) with nothing, so both read the object back.
+ */
+export function putOperations<I extends Props>(
+  collection: EdgeCollection,
+  body: (inputs: I) => Props,
+  toState: (server: EdgeObject) => Props,
+) {
+  return {
+    async create(ctx: ResourceContext, inputs: I) {
+      const id = await collection.create(ctx, inputs, body(inputs));
+      return { id, outs: toState(await collection.require(ctx, inputs, id)) };
+    },
+    async update(ctx: ResourceContext, id: string, _olds: Props, news: I) {
+      await collection.put(ctx, news, id, body(news));
+      return toState(await collection.require(ctx, news, id));
+    },
+  };
+}
+
 /** Drops undefined members, so request bodies only carry what was declared. */
 export function defined(body: Props): Props {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));

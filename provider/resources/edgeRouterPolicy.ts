@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
-import { EdgeCollection, listOf, tagsOf } from "./edgeCollection";
+import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roles, tags } from "./roles";
 
@@ -54,14 +54,7 @@ export const edgeRouterPolicy = {
     isSystem: z.boolean().describe("Whether the controller manages this policy itself."),
   }),
   setProperties: ["edgeRouterRoles", "identityRoles"],
-  async create(ctx, inputs) {
-    const id = await collection.create(ctx, inputs, body(inputs));
-    return { id, outs: outputs(await collection.require(ctx, inputs, id)) };
-  },
-  async update(ctx, id, _olds, news) {
-    // PUT (name and semantic required): the whole declared state, roles removed are removed.
-    await collection.put(ctx, news, id, body(news));
-    return outputs(await collection.require(ctx, news, id));
-  },
+  // PUT (name and semantic required): the whole declared state, so roles removed are removed.
+  ...putOperations(collection, body, outputs),
   ...collectionOperations(collection, (server) => outputs(server)),
 } satisfies ResourceDefinition<EdgeRouterPolicyInputs>;

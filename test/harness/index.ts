@@ -50,7 +50,7 @@ export function runHarness(command: Command, opts: HarnessOptions): Promise<Harn
   });
   child.stderr.on("data", (c: Buffer) => {
     stderr += c.toString();
-    if (opts.debug) process.stderr.write(c);
+    if (opts.echo) process.stderr.write(c);
   });
   return new Promise((resolve, reject) => {
     child.once("error", reject);

@@ -19,8 +19,10 @@ export interface HarnessOptions {
   parallel?: number;
   /** Extra environment for the harness process and the host it starts. */
   env?: Record<string, string>;
-  /** Print the host's stdout/stderr as it comes. */
+  /** Pass `--debug`: the host's output (with the provider's debug log) goes to the harness's stderr. */
   debug?: boolean;
+  /** runHarness: also copy the harness's stderr to this process's stderr as it comes. */
+  echo?: boolean;
 }
 
 export type Op = "create" | "update" | "replace" | "delete" | "same" | "import" | "refresh";
