@@ -85,9 +85,24 @@ describe("import snippets, adopted through the dynamic-provider host", function 
       edgeRouterRoles: ["#all"],
     });
 
+    // Made outside Pulumi, with only the required OIDC fields (no scopes, no PKCE flag).
+    const made = await fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        name: "legacy",
+        type: "OIDC",
+        data: { issuer: "https://old.example.com", client_id: "legacy", client_secret: "legacy-secret-2" },
+      }),
+    });
+    assert.equal(made.status, 201);
+
     const kinds = ["AuthProvider", "CertificateRequestToken", "AuthPolicy", "Identity", "EdgeRouterPolicy"];
     const text = await importSnippets(context(), { kinds });
-    assert.doesNotMatch(text, /adopt-secret-1/);
+    assert.doesNotMatch(text, /adopt-secret-1|legacy-secret-2/);
     fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted\nruntime: nodejs\n");
     fs.writeFileSync(path.join(workdir, "index.ts"), text);
     const { "frontdoor:token": token, ...config } = mockConfig(mock);
@@ -95,13 +110,17 @@ describe("import snippets, adopted through the dynamic-provider host", function 
       programDir: workdir,
       stateFile: path.join(workdir, "state.json"),
       config,
-      secretConfig: { "frontdoor:token": token, ssoDataClientSecret: "adopt-secret-1" },
+      secretConfig: {
+        "frontdoor:token": token,
+        ssoDataClientSecret: "adopt-secret-1",
+        legacyDataClientSecret: "legacy-secret-2",
+      },
     };
     const first = await runHarness("up", opts);
     assert.equal(first.exitCode, 0, first.stderr + first.stdout);
-    assert.deepEqual(first.report.summary, { import: 5 });
+    assert.deepEqual(first.report.summary, { import: 6 });
     const second = await runHarness("up", opts);
     assert.equal(second.exitCode, 0, second.stderr);
-    assert.deepEqual(second.report.summary, { same: 5 });
+    assert.deepEqual(second.report.summary, { same: 6 });
   });
 });

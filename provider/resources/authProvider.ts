@@ -1,6 +1,6 @@
 // AuthProvider: how a frontdoor authenticates inbound requests. `type` selects the schema of `data`.
 import { z } from "zod";
-import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations } from "./operations";
@@ -56,8 +56,16 @@ function outputs(frontdoor: unknown, server: ServerObject): Props {
     name: server.name,
     type: server.type,
     enabled: server.enabled,
-    data: server.data,
+    data: server.type === "OIDC" ? oidcAsStored(server.data as Props) : server.data,
   };
+}
+
+/**
+ * An OIDC provider made elsewhere without scopes or PKCE flag has none and false. Stated in the state,
+ * so an import snippet declares them explicitly instead of getting this provider's defaults.
+ */
+function oidcAsStored(data: Props): Props {
+  return { ...data, scopes: data.scopes ?? [], supports_pkce: data.supports_pkce ?? false };
 }
 
 async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
@@ -70,7 +78,7 @@ async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: AuthProviderInputs) {
   const { name, type, data, enabled } = news;
-  const fullChange = type !== olds.type || JSON.stringify(data) !== JSON.stringify(olds.data);
+  const fullChange = type !== olds.type || !sameValue(data, olds.data);
   // Type or data: PUT the whole definition (data is replaced, never merged); otherwise PATCH the rest.
   let server = fullChange
     ? await collection.put(ctx, news, id, { name, type, data })
