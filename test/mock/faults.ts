@@ -1,5 +1,6 @@
 // Fault injection: make the next N matching requests fail in the ways real networks and real rate
 // limiters do, so retry, backoff and "ambiguous create" handling can be tested for real.
+import { seededRandom } from "./random";
 
 export type FaultKind = "429" | "503" | "drop" | "delay" | "commit-then-drop";
 
@@ -38,18 +39,6 @@ export interface FaultDecision {
 
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 const DEFAULT_DELAY_MS = 1000;
-
-/** mulberry32: a tiny seeded PRNG, so a random fault suite replays exactly for the same seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class FaultInjector {
   private rules: Array<FaultRule & { remaining: number }> = [];

@@ -34,18 +34,6 @@ export const EVENT_SOURCE_TYPES = ["identity", "edge-router", "service", "policy
 const HOUR_MS = 3_600_000;
 const SPAN_MS = 48 * HOUR_MS;
 
-/** mulberry32: small, fast, good enough for test data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const between = (random: () => number, low: number, high: number) =>
   low + Math.floor(random() * (high - low + 1));

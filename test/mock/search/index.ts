@@ -2,6 +2,8 @@
 // generated firewall usage records (`fw.events-YYYY.MM.DD`) and alerts (`edge.alert-YYYY.MM.DD`).
 // Answers and errors follow Elasticsearch's shapes. Every request body is kept in `requests`, so tests
 // can check what a client sent against the query contract.
+
+import { seededRandom } from "../random";
 import type { MockApi, MockRequest, MockResponse } from "../types";
 import {
   type AlertSource,
@@ -9,7 +11,6 @@ import {
   generateAlerts,
   generateFirewallRecords,
   type StoredDocument,
-  seededRandom,
 } from "./data";
 import { matches, runAggregations, SearchError } from "./query";
 
