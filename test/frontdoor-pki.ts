@@ -2,7 +2,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import forge from "node-forge";
 
-function newKeys(): forge.pki.rsa.KeyPair {
+export function newKeys(): forge.pki.rsa.KeyPair {
   const { privateKey } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },

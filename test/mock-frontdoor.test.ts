@@ -1,7 +1,7 @@
 // The Frontdoor management API mock, exercised over real HTTP on loopback.
 import assert from "node:assert/strict";
-import { generateKeyPairSync } from "node:crypto";
 import forge from "node-forge";
+import { newKeys } from "./frontdoor-pki";
 import { type MockServer, startMockServer } from "./mock/server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,17 +61,7 @@ function freshFrontdoor(server: MockServer, name: string) {
   };
 }
 
-function rsaKeys(): forge.pki.rsa.KeyPair {
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs1", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  });
-  const key = forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey;
-  return { privateKey: key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e) };
-}
-
-const KEYS = rsaKeys();
+const KEYS = newKeys();
 
 function makeCsr(commonName: string, options: { tamper?: boolean } = {}): string {
   const csr = forge.pki.createCertificationRequest();
