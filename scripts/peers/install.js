@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// `npm run peers`: builds the real peers the real-peer test suites run against, from pinned Go
+// modules (wrapper modules beside this file: each go.mod pins one release, its go.sum pins every
+// hash), into a cache under the home directory, and links them into `.peers/bin` (git-ignored):
+//   ziti                          OpenZiti controller, router and CLI (quickstart)
+//   pulumi                        the Pulumi CLI
+//   pulumi-language-nodejs        the CLI's Node.js language host
+//   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
+// Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
+// exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
+
+const { execFileSync, spawnSync } = require("node:child_process");
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const root = path.resolve(__dirname, "..", "..");
+const binDir = path.join(root, ".peers", "bin");
+const cacheRoot =
+  process.env.FRONTDOOR_PEERS_CACHE ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-frontdoor-peers");
+const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
+
+// Why these versions (README "Real peers" says the same):
+// - ziti v1.6.0: the newest release whose whole dependency graph the module proxy serves here
+//   (v1.6.5's go.mod needs github.com/openziti/channel/v4 v4.2.13: 403; v1.5.17 and v2.0.0: 403).
+//   The checksum database has no entries for openziti modules here (404), so GONOSUMDB skips
+//   that look-up; the committed go.sum still pins every hash.
+// - pulumi v3.259.0: pkg/v3's go.mod has replace lines, so a wrapper requires pkg/v3 and sdk/v3.
+// - pulumi-language-nodejs: its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3) is refused
+//   by the proxy at the v3.259.0 commit (403 for the pseudo-version and for the commit hash), so it
+//   is built from sdk/v3 v3.68.0, the last release that still carried it inside sdk/v3.
+const peers = [
+  {
+    name: "ziti",
+    version: "v1.6.0",
+    pkg: "github.com/openziti/ziti/ziti",
+    ldflags: "-X github.com/openziti/ziti/common/version.Version=v1.6.0",
+    env: { GONOSUMDB: "github.com/openziti" },
+  },
+  {
+    name: "pulumi",
+    version: "v3.259.0",
+    pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+    ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.259.0",
+    env: {},
+  },
+  {
+    name: "pulumi-language-nodejs",
+    dir: "language-nodejs",
+    version: "v3.68.0",
+    pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
+    ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.68.0",
+    env: {},
+  },
+];
+
+// The engine starts `pulumi-resource-pulumi-nodejs` from PATH, in the program's directory, for
+// dynamic resources; Pulumi's own script runs ./node_modules/@pulumi/pulumi/cmd/dynamic-provider,
+// which misses a program whose node_modules is in a parent folder: resolve it the way node does.
+const DYNAMIC_PROVIDER_PLUGIN = `#!/bin/sh
+# The dynamic-provider plugin: @pulumi/pulumi's gRPC host, as the program's node resolves it.
+exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")')" "$@"
+`;
+
+function log(message) {
+  process.stdout.write(`peers: ${message}\n`);
+}
+
+function goVersion() {
+  const found = spawnSync("go", ["version"], { encoding: "utf8" });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+/** A cache key over everything that decides the binary: the wrapper module, the flags, Go itself. */
+function cacheKey(peer, dir, go) {
+  const hash = crypto.createHash("sha256");
+  for (const file of ["go.mod", "go.sum", "tools.go"]) hash.update(fs.readFileSync(path.join(dir, file)));
+  hash.update(`${peer.pkg}\0${peer.ldflags}\0${go}`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+function build(peer, go) {
+  const dir = path.join(__dirname, peer.dir ?? peer.name);
+  const target = path.join(cacheRoot, `${peer.name}-${peer.version}-${cacheKey(peer, dir, go)}`, peer.name);
+  if (fs.existsSync(target)) {
+    log(`${peer.name} ${peer.version}: cached (${target})`);
+  } else {
+    log(`${peer.name} ${peer.version}: building ${peer.pkg} (first build takes minutes; cached after)`);
+    const started = Date.now();
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.partial-${process.pid}`;
+    execFileSync("go", ["build", "-mod=readonly", "-ldflags", peer.ldflags, "-o", partial, peer.pkg], {
+      cwd: dir,
+      stdio: "inherit",
+      env: { ...process.env, ...peer.env, GOFLAGS: "" },
+    });
+    fs.renameSync(partial, target); // atomic: an interrupted build never leaves a half binary
+    log(`${peer.name} ${peer.version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  link(target, path.join(binDir, peer.name));
+}
+
+function link(target, at) {
+  fs.rmSync(at, { force: true });
+  fs.symlinkSync(target, at);
+}
+
+function main() {
+  const go = goVersion();
+  if (!go) {
+    const message =
+      "Go is not installed: the real-peer suites (real OpenZiti controller, real Pulumi CLI) will be skipped. " +
+      "Install Go 1.26 and run `npm run peers` to build them.";
+    if (required) {
+      process.stderr.write(`peers: ${message}\nFRONTDOOR_REQUIRE_PEERS=1: failing.\n`);
+      process.exit(1);
+    }
+    log(message);
+    return;
+  }
+  log(`${go}; cache ${cacheRoot}`);
+  fs.mkdirSync(binDir, { recursive: true });
+  const only = process.argv.slice(2);
+  for (const peer of peers) if (only.length === 0 || only.includes(peer.name)) build(peer, go);
+  const plugin = path.join(binDir, "pulumi-resource-pulumi-nodejs");
+  fs.writeFileSync(plugin, DYNAMIC_PROVIDER_PLUGIN, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(root, ".peers", "versions.json"),
+    `${JSON.stringify(Object.fromEntries(peers.map((p) => [p.name, p.version])), null, 2)}\n`,
+  );
+  log(`ready in ${binDir}`);
+}
+
+main();
