@@ -106,17 +106,32 @@ export const CONFIG_KEYS = [
     key: "maxRetries",
     env: ["FRONTDOOR_MAX_RETRIES"],
     description:
-      "Retries of a request on 429/503/network errors (default 9; the time limit usually ends them first).",
+      "At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them).",
   },
   {
     key: "retryTimeoutSeconds",
     env: ["FRONTDOOR_RETRY_TIMEOUT_SECONDS"],
-    description: "Stop retrying a request after this many seconds (default 120).",
+    description:
+      "Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries.",
   },
   {
     key: "requestTimeoutSeconds",
     env: ["FRONTDOOR_REQUEST_TIMEOUT_SECONDS"],
     description: "Timeout of one HTTP request (default 30).",
+  },
+  {
+    key: "expiryWarningDays",
+    env: ["FRONTDOOR_EXPIRY_WARNING_DAYS"],
+    description:
+      "Programs warn at preview and up when a client certificate, certificate request token or identity " +
+      "enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; " +
+      "0 warns only about expired ones).",
+  },
+  {
+    key: "allowPlainHttp",
+    env: ["FRONTDOOR_ALLOW_PLAIN_HTTP"],
+    description:
+      "Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear.",
   },
   {
     key: "debug",
@@ -154,8 +169,8 @@ export function pemSetting(value: string | undefined, name: string): string | un
 }
 
 export function retryPolicy(settings: RawSettings): RetryPolicy {
-  const retries = numberSetting(settings.maxRetries, "maxRetries");
-  const seconds = numberSetting(settings.retryTimeoutSeconds, "retryTimeoutSeconds");
+  const retries = numberSetting(settings, "maxRetries");
+  const seconds = numberSetting(settings, "retryTimeoutSeconds");
   return {
     ...DEFAULT_RETRY,
     ...(retries !== undefined ? { maxAttempts: retries + 1 } : {}),
@@ -164,15 +179,113 @@ export function retryPolicy(settings: RawSettings): RetryPolicy {
 }
 
 export function requestTimeoutMs(settings: RawSettings): number {
-  return (numberSetting(settings.requestTimeoutSeconds, "requestTimeoutSeconds") ?? 30) * 1000;
+  return (numberSetting(settings, "requestTimeoutSeconds") ?? 30) * 1000;
 }
 
-function numberSetting(value: string | undefined, name: string): number | undefined {
+/** A boolean setting: true, false, 1, 0, yes or no (checked by `settingProblems`). */
+export function flagSetting(settings: RawSettings, name: ConfigName): boolean {
+  return TRUE_WORDS.test(settings[name] ?? "");
+}
+
+function numberSetting(settings: RawSettings, name: ConfigName): number | undefined {
+  const value = settings[name];
   if (value === undefined) return undefined;
+  const problem = SETTING_CHECKS[name]?.(value, settings);
+  if (problem) throw new ProviderError(`frontdoor:${name} ${problem}`);
+  return Number(value);
+}
+
+const TRUE_WORDS = /^(1|true|yes)$/i;
+const BOOLEAN_WORDS = /^(1|0|true|false|yes|no)$/i;
+
+type SettingCheck = (value: string, settings: RawSettings) => string | undefined;
+
+const integerAtLeast =
+  (min: number): SettingCheck =>
+  (value) =>
+    /^\s*\d+\s*$/.test(value) && Number(value) >= min
+      ? undefined
+      : `must be a whole number of at least ${min}, got "${value}"`;
+
+const positiveNumber: SettingCheck = (value) => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new ProviderError(`frontdoor:${name} must be a non-negative number, got "${value}"`);
-  return n;
+  return value.trim() !== "" && Number.isFinite(n) && n > 0
+    ? undefined
+    : `must be a number greater than 0, got "${value}"`;
+};
+
+const flag: SettingCheck = (value) =>
+  BOOLEAN_WORDS.test(value) ? undefined : `must be true or false, got "${value}"`;
+
+/**
+ * A service URL: http(s), no query or fragment (paths are appended to it), no credentials in it, and
+ * plain http only to a loopback host unless allowPlainHttp is set: the token would travel in clear.
+ */
+const serviceUrl: SettingCheck = (value, settings) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute http(s) URL";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return `must be an http(s) URL, not ${url.protocol.replace(/:$/, "")}`;
+  if (url.search || value.includes("?")) return "must not have a query string (paths are appended to it)";
+  if (url.hash || value.includes("#")) return "must not have a fragment";
+  if (url.username || url.password) return "must not carry credentials: use the credential settings";
+  if (url.protocol === "http:" && !isLoopback(url.hostname) && !flagSetting(settings, "allowPlainHttp"))
+    return (
+      `uses plain http to ${url.hostname}: credentials would travel in clear. Use https, ` +
+      "or set frontdoor:allowPlainHttp true (FRONTDOOR_ALLOW_PLAIN_HTTP) to accept that"
+    );
+  return undefined;
+};
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1: names that never leave the machine. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === "::1" ||
+    host === "0:0:0:0:0:0:0:1"
+  );
+}
+
+const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
+  apiUrl: serviceUrl,
+  tokenUrl: serviceUrl,
+  edgeUrl: serviceUrl,
+  searchUrl: serviceUrl,
+  maxRetries: integerAtLeast(0),
+  retryTimeoutSeconds: positiveNumber,
+  requestTimeoutSeconds: positiveNumber,
+  allowPlainHttp: flag,
+  debug: flag,
+};
+
+export interface SettingProblem {
+  /** `frontdoor:<key>`, as the user sets it. */
+  key: string;
+  reason: string;
+}
+
+/** Every setting of the wrong type, range or form, each naming its key (reported by check, at preview). */
+export function settingProblems(settings: RawSettings): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  for (const [name, check] of Object.entries(SETTING_CHECKS) as [ConfigName, SettingCheck][]) {
+    const value = settings[name];
+    const reason = value === undefined ? undefined : check(value, settings);
+    if (reason) problems.push({ key: `frontdoor:${name}`, reason });
+  }
+  return problems;
+}
+
+/** Throws (naming every bad key) before a client is made, so no request goes out with bad settings. */
+export function assertValidSettings(settings: RawSettings): void {
+  const problems = settingProblems(settings);
+  if (problems.length) throw new ProviderError(problems.map((p) => `${p.key} ${p.reason}`).join("; "));
 }
 
 /** Fails with the setting's config key and environment variables when it is missing. */

@@ -1,7 +1,7 @@
 // What runs inside Pulumi's dynamic-provider host: the provider methods of every resource kind, over
 // one process-wide set of settings and API clients (one connection pool and one Edge session per host
 // process). The serialized provider (see dynamic.ts) only holds `require` of this module and a kind.
-import { type RawSettings, readSettings, retryPolicy } from "./config";
+import { flagSetting, type RawSettings, readSettings, retryPolicy, settingProblems } from "./config";
 import { EdgeClient } from "./http/edge";
 import { ApiError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
@@ -17,6 +17,7 @@ import {
   toPlainData,
 } from "./resource";
 import { resourceDefinition } from "./resources";
+import { unsafeIdReason } from "./resources/common";
 
 const PROVIDER_KEY = "__provider";
 
@@ -43,7 +44,7 @@ export function providerFor(kind: string) {
 
 export async function configure(config: HostConfig): Promise<void> {
   const next = readSettings((key) => config.get(key));
-  setDebug(/^(1|true|yes)$/i.test(next.debug ?? ""));
+  setDebug(flagSetting(next, "debug"));
   // The host configures each kind's provider separately, with the same stack config: keep the
   // clients (one connection pool, one Edge session per process) unless the settings really changed.
   if (JSON.stringify(next) !== JSON.stringify(settings)) clients = {};
@@ -71,12 +72,20 @@ export function context(): ResourceContext {
   };
 }
 
-export async function check(kind: string, _olds: Props, news: Props) {
+export async function check(kind: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
   const { [PROVIDER_KEY]: provider, ...given } = news;
   const withDefaults = applyScopeDefaults(def, given);
-  const { inputs, failures } = checkInputs(def, withDefaults);
-  return { inputs: { ...inputs, [PROVIDER_KEY]: provider }, failures: failures as CheckFailure[] };
+  const { inputs, failures } = checkInputs(def, withDefaults, withoutProvider(olds ?? {}));
+  // Bad settings fail every resource's check, so `preview` stops before any request is made.
+  const settingFailures = settingProblems(currentSettings()).map((p) => ({
+    property: p.key,
+    reason: p.reason,
+  }));
+  return {
+    inputs: { ...inputs, [PROVIDER_KEY]: provider },
+    failures: [...settingFailures, ...failures] as CheckFailure[],
+  };
 }
 
 export async function diff(kind: string, _id: string, olds: Props, news: Props) {
@@ -90,12 +99,16 @@ export async function diff(kind: string, _id: string, olds: Props, news: Props) 
 
 /**
  * How many times a create whose answer was lost is looked up and, if absent, sent again: at least 3,
- * and as many as the configured retries allow (frontdoor:maxRetries), which bound every other request.
+ * and as many as the configured retries allow (frontdoor:maxRetries); without a count limit (the
+ * default: time bounds the retries of each request), 10.
  */
 const AMBIGUOUS_CREATE_ATTEMPTS = 3;
+const AMBIGUOUS_CREATE_ATTEMPTS_UNBOUNDED = 10;
 
 function ambiguousCreateAttempts(): number {
-  return Math.max(AMBIGUOUS_CREATE_ATTEMPTS, retryPolicy(currentSettings()).maxAttempts);
+  const { maxAttempts } = retryPolicy(currentSettings());
+  if (!Number.isFinite(maxAttempts)) return AMBIGUOUS_CREATE_ATTEMPTS_UNBOUNDED;
+  return Math.max(AMBIGUOUS_CREATE_ATTEMPTS, maxAttempts);
 }
 
 export async function create(kind: string, inputs: Props) {
@@ -190,8 +203,18 @@ function applyScopeDefaults(def: ResourceDefinition, inputs: Props): Props {
  */
 function scopedId(def: ResourceDefinition, id: string, state: Props): { id: string; state: Props } {
   const slash = id.indexOf("/");
-  if (def.api !== "frontdoor" || slash < 0) return { id, state: applyScopeDefaults(def, state) };
-  return { id: id.slice(slash + 1), state: { ...state, frontdoorId: id.slice(0, slash) } };
+  const target =
+    def.api !== "frontdoor" || slash < 0
+      ? { id, state: applyScopeDefaults(def, state) }
+      : { id: id.slice(slash + 1), state: { ...state, frontdoorId: id.slice(0, slash) } };
+  // An id (e.g. given to `import`) goes into URL paths: refused before any request unless it is one.
+  const reason = unsafeIdReason(target.id);
+  if (reason) throw new ProviderError(`${def.kind}: id ${JSON.stringify(id)} ${reason}`);
+  const scope = target.state.frontdoorId;
+  const scopeReason = typeof scope === "string" ? unsafeIdReason(scope) : undefined;
+  if (scopeReason)
+    throw new ProviderError(`${def.kind}: frontdoorId ${JSON.stringify(scope)} ${scopeReason}`);
+  return target;
 }
 
 function withoutProvider(props: Props): Props {

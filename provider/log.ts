@@ -8,6 +8,11 @@ export function setDebug(on: boolean): void {
   enabled = enabled || on;
 }
 
+/** Always shown (stderr of the provider host): something the user should act on that does not stop the run. */
+export function warn(message: string): void {
+  process.stderr.write(`[frontdoor] warning: ${redact(message)}\n`);
+}
+
 export function debug(message: string): void {
   if (enabled) process.stderr.write(`[frontdoor] ${redact(message)}\n`);
 }

@@ -35,12 +35,33 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   deleteBeforeReplace?: boolean;
   /** Array inputs whose order has no meaning (the server may sort them). */
   setProperties?: string[];
-  /** Optional inputs the service fills in when unset: leaving them unset is not drift. */
+  /**
+   * Optional inputs filled in for you when unset (by the service or at create): leaving them unset is
+   * not drift. A dotted path (`data.scopes`) names a field one level inside an object input.
+   */
   serverDefaults?: string[];
+  /**
+   * An object that expires: the output holding the expiry time (ISO 8601), what to call it in the
+   * warning programs print near expiry, and the default warning window in days.
+   */
+  expiry?: { at: string; what: string; warningDays: number };
   /** Outputs stored as secrets as a whole (their top-level key), beyond secret inputs. */
   secretOutputs?: string[];
-  /** Extra validation beyond the schema (parsing PEM, cross-field rules): failures name the property. */
-  validate?(inputs: I): CheckFailure[];
+  /**
+   * Extra validation beyond the schema (parsing PEM, cross-field rules): failures name the property.
+   * `olds` are the previous inputs (empty for a new object), e.g. to tolerate what was accepted before.
+   */
+  validate?(inputs: I, olds: Props): CheckFailure[];
+  /**
+   * Facts of the moment to keep with the checked inputs (keys outside the schema, so the diff never
+   * compares them), e.g. when `check` ran: `up` and `preview` run check, a refresh does not.
+   */
+  checkStamp?(inputs: I, now: number): Props;
+  /**
+   * Inputs whose object must be replaced although they did not change (e.g. an expired token with
+   * rotation). `news` carries the checkStamp of the run, so a refresh (no new check) rotates nothing.
+   */
+  replacementsDue?(olds: Props, news: Props): string[];
   create(ctx: ResourceContext, inputs: I): Promise<{ id: string; outs: O }>;
   /**
    * Current state of the object, or undefined when it is gone. `state` holds the previous outputs
@@ -70,17 +91,47 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Map keys that reach an object's prototype are refused rather than dropped: zod's records drop
+ * `__proto__` silently, and protobuf's Struct conversion in the host turns an object under that key
+ * into the prototype (which shows here as a prototype other than Object's).
+ */
+const FORBIDDEN_KEYS = ["__proto__", "constructor"];
+
+export function forbiddenKeyFailures(value: unknown, path: string[] = []): CheckFailure[] {
+  if (Array.isArray(value))
+    return value.flatMap((item, i) => forbiddenKeyFailures(item, [...path, String(i)]));
+  if (value === null || typeof value !== "object") return [];
+  const failures: CheckFailure[] = [];
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null)
+    failures.push({
+      property: [...path, "__proto__"].join("."),
+      reason: 'the key "__proto__" is not allowed',
+    });
+  for (const [key, item] of Object.entries(value)) {
+    if (FORBIDDEN_KEYS.includes(key))
+      failures.push({ property: [...path, key].join("."), reason: `the key "${key}" is not allowed` });
+    else failures.push(...forbiddenKeyFailures(item, [...path, key]));
+  }
+  return failures;
+}
+
 /** Validates inputs; returns the normalised inputs (defaults applied) or the failures. */
 export function checkInputs(
   def: ResourceDefinition,
   news: Props,
+  olds: Props = {},
 ): { inputs: Props; failures: CheckFailure[] } {
+  const forbidden = forbiddenKeyFailures(news);
+  if (forbidden.length) return { inputs: news, failures: forbidden };
   const unknownKeys = Object.keys(news).filter((k) => containsUnknown(news[k]));
   const result = def.inputs.safeParse(news);
   if (result.success) {
-    const failures = def.validate?.(result.data) ?? [];
+    const failures = def.validate?.(result.data, olds) ?? [];
     for (const secret of valuesAt(result.data, secretPaths(def.inputs))) registerSecret(secret);
-    return { inputs: failures.length ? news : result.data, failures };
+    if (failures.length) return { inputs: news, failures };
+    return { inputs: { ...result.data, ...def.checkStamp?.(result.data, Date.now()) }, failures };
   }
   const failures: CheckFailure[] = [];
   for (const issue of result.error.issues) {
@@ -116,9 +167,15 @@ export function diffInputs(def: ResourceDefinition, olds: Props, news: Props): D
     }
     if (next === undefined && def.serverDefaults?.includes(key)) continue;
     const isSet = def.setProperties?.includes(key) ?? false;
-    if (!sameValue(olds[key], next, isSet)) changed.push(key);
+    const nestedSets = (def.setProperties ?? [])
+      .filter((p) => p.startsWith(`${key}.`))
+      .map((p) => p.slice(key.length + 1));
+    if (!sameValue(withoutUnsetDefaults(def, key, olds[key], next), next, isSet, nestedSets))
+      changed.push(key);
   }
-  const replaces = changed.filter((k) => def.replaceOnChanges?.includes(k));
+  const due = def.replacementsDue?.(olds, news) ?? [];
+  for (const key of due) if (!changed.includes(key)) changed.push(key);
+  const replaces = changed.filter((k) => def.replaceOnChanges?.includes(k) || due.includes(k));
   return {
     changes: changed.length > 0,
     changed,
@@ -127,8 +184,24 @@ export function diffInputs(def: ResourceDefinition, olds: Props, news: Props): D
   };
 }
 
-/** Deep equality where null, undefined, "", [] and {} are all "empty", and sets ignore order. */
-export function sameValue(a: unknown, b: unknown, asSet = false): boolean {
+/** The stored value of `key` without the nested server-default fields that `next` leaves unset. */
+function withoutUnsetDefaults(def: ResourceDefinition, key: string, stored: unknown, next: unknown): unknown {
+  if (!isPlainObject(stored) || !isPlainObject(next)) return stored;
+  const unset = (def.serverDefaults ?? [])
+    .filter((path) => path.startsWith(`${key}.`))
+    .map((path) => path.slice(key.length + 1))
+    .filter((field) => next[field] === undefined);
+  if (unset.length === 0) return stored;
+  const copy = { ...stored };
+  for (const field of unset) delete copy[field];
+  return copy;
+}
+
+/**
+ * Deep equality where null, undefined, "", [] and {} are all "empty", and sets ignore order: the value
+ * itself when `asSet`, and the arrays at `setPaths` (dotted, relative to it) inside it.
+ */
+export function sameValue(a: unknown, b: unknown, asSet = false, setPaths: string[] = []): boolean {
   if (isEmpty(a) && isEmpty(b)) return true;
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
@@ -137,7 +210,10 @@ export function sameValue(a: unknown, b: unknown, asSet = false): boolean {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => sameValue(a[k], b[k]));
+    return [...keys].every((k) => {
+      const below = setPaths.filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1));
+      return sameValue(a[k], b[k], setPaths.includes(k), below);
+    });
   }
   return a === b;
 }

@@ -8,9 +8,10 @@ export type CertificateRequestTokenArgs = Args<import("zod").input<typeof Certif
 
 /**
  * A certificate request token (`frontdoor:index:CertificateRequestToken`): a time-limited secret with
- * preset subject metadata that lets a device create one client certificate without API credentials
- * (`createCertificateWithToken`). `token` is a secret output. Single use: once a certificate was made
- * with it, the service deletes the token, so a refresh reports it deleted and the next `up` makes a new one.
+ * preset subject metadata that lets a device create client certificates without API credentials
+ * (`createCertificateWithToken`). `token` is a secret output. Usable until `expiresAt`; neither use nor
+ * expiry is drift (`status`, `daysUntilExpiry`); `rotateWhenExpired: true` replaces it at the next `up` once
+ * expired.
  *
  * ```ts
  * const enrol = new frontdoor.CertificateRequestToken("sensor-17", {

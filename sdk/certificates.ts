@@ -1,5 +1,6 @@
-// Certificate request token calls for programs and for devices: they need no API credentials (the token
-// is the credential). The plain functions return Promises (scripts on a device, or inside `apply`); the
+// Certificate request token calls for programs and for devices. Creating a certificate with a token needs
+// no API credentials (the token is the credential); validating a token (the by-token lookup) is an
+// authenticated call and uses the API credentials (frontdoor:token etc., or their environment variables). The plain functions return Promises (scripts on a device, or inside `apply`); the
 // `...Output` variants take Inputs and return Outputs. The connection (apiUrl, caBundle, frontdoorId)
 // defaults to stack config `frontdoor:*` inside a Pulumi program, else to the environment variables.
 import * as pulumi from "@pulumi/pulumi";
@@ -22,8 +23,9 @@ function programSettings() {
 /**
  * Creates a client certificate with a certificate request token, without API credentials. With `csrPem`
  * the frontdoor's CA signs the request (subject and name come from the token); with `name` +
- * `certificatePem` the certificate is uploaded. Tokens are single-use; an expired or used token fails
- * with "certificate request token expired or already used". The token never appears in errors.
+ * `certificatePem` the certificate is uploaded. A token is usable until its `expiresAt` (the API documents
+ * no single use); a refused token fails with "certificate request token refused: expired, unknown, ...".
+ * The token never appears in errors.
  *
  * ```ts
  * // on the device, with FRONTDOOR_API_URL and FRONTDOOR_ID set:
@@ -36,7 +38,7 @@ export function createCertificateWithToken(
   return certificates.createCertificateWithToken(args, programSettings());
 }
 
-/** Checks a certificate request token (no API credentials) and returns its record; fails when unusable. */
+/** Checks a certificate request token (with the API credentials) and returns its record; fails when unusable. */
 export function validateCertificateRequestToken(
   args: certificates.ValidateCertificateRequestTokenArgs,
 ): Promise<certificates.ValidateCertificateRequestTokenResult> {
@@ -44,7 +46,7 @@ export function validateCertificateRequestToken(
 }
 
 /**
- * `createCertificateWithToken` with Input arguments, as an Output. It consumes the token, so it does
+ * `createCertificateWithToken` with Input arguments, as an Output. It makes a certificate, so it does
  * not run during `pulumi preview` (the result is unknown there), only during `pulumi up`.
  */
 export function createCertificateWithTokenOutput(

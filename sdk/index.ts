@@ -15,7 +15,16 @@ export {
   validateCertificateRequestTokenOutput,
 } from "./certificates";
 export { ClientCertificate, type ClientCertificateArgs } from "./clientCertificate";
+export {
+  Config,
+  type ConfigArgs,
+  type HostV1Data,
+  type HostV2Data,
+  type InterceptV1Data,
+} from "./config";
+export { ConfigType, type ConfigTypeArgs } from "./configType";
 export { CustomFrontend, type CustomFrontendArgs } from "./customFrontend";
+export { EdgeRouter, type EdgeRouterArgs } from "./edgeRouter";
 export { EdgeRouterPolicy, type EdgeRouterPolicyArgs } from "./edgeRouterPolicy";
 export {
   type Alert,
@@ -28,5 +37,10 @@ export {
   type TopTalkersArgs,
   type TopTalkersResult,
 } from "./events";
+export { ExternalJwtSigner, type ExternalJwtSignerArgs } from "./externalJwtSigner";
 export { Identity, type IdentityArgs } from "./identity";
 export { KeyPair, type KeyPairArgs } from "./keyPair";
+export { PostureCheck, type PostureCheckArgs } from "./postureCheck";
+export { Service, type ServiceArgs } from "./service";
+export { ServiceEdgeRouterPolicy, type ServiceEdgeRouterPolicyArgs } from "./serviceEdgeRouterPolicy";
+export { ServicePolicy, type ServicePolicyArgs } from "./servicePolicy";

@@ -3,9 +3,11 @@
 // type token `pulumi-nodejs:dynamic/frontdoor:<Kind>` (shown as frontdoor:<Kind>).
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { readSettings } from "../provider/config";
 import { dynamicProvider } from "../provider/dynamic";
-import type { ResourceDefinition } from "../provider/resource";
-import { propertyNames } from "../provider/shape";
+import { expiryWarning, warningWindowDays } from "../provider/expiry";
+import { forbiddenKeyFailures, type ResourceDefinition } from "../provider/resource";
+import { propertyNames, secretPaths } from "../provider/shape";
 
 /** A value, or a Pulumi Input of it, at every level (a secret may sit deep inside an object). */
 export type DeepInput<T> = T extends (infer E)[]
@@ -45,10 +47,12 @@ export function resourceClass<S extends z.ZodType, O extends z.ZodType>(
 ): ResourceClass<S, O> {
   // Output properties are registered for every key present in the props, so each one starts undefined.
   const outputKeys = [...propertyNames(def.inputs), ...propertyNames(def.outputs)];
+  const secretInputPaths = secretPaths(def.inputs).map((path) => path.split("."));
   class FrontdoorResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+      refuseForbiddenKeys(def.kind, name, args);
       const props: Record<string, unknown> = Object.fromEntries(outputKeys.map((k) => [k, undefined]));
-      Object.assign(props, args);
+      Object.assign(props, secretInputPaths.reduce(secretAt, args));
       const secrets = [...(opts?.additionalSecretOutputs ?? []), ...(def.secretOutputs ?? [])];
       super(
         dynamicProvider(def.kind),
@@ -58,7 +62,63 @@ export function resourceClass<S extends z.ZodType, O extends z.ZodType>(
         MODULE,
         def.kind,
       );
+      if (def.expiry) warnNearExpiry(this, def.kind, name, def.expiry);
     }
   }
   return FrontdoorResource as unknown as ResourceClass<S, O>;
+}
+
+/**
+ * A warning at preview and up for an object near or past its expiry, attached to the resource. The
+ * expiry comes from the state (known in preview for existing objects), judged by the program's clock.
+ */
+function warnNearExpiry(
+  resource: pulumi.Resource,
+  kind: string,
+  name: string,
+  expiry: NonNullable<ResourceDefinition["expiry"]>,
+): void {
+  const setting = readSettings((key) => pulumi.runtime.getConfig(key)).expiryWarningDays;
+  const windowDays = warningWindowDays(setting, expiry.warningDays);
+  const expiresAt = (resource as unknown as Record<string, pulumi.Output<unknown>>)[expiry.at];
+  expiresAt.apply((at) => {
+    const message = expiryWarning(`${kind} "${name}"`, expiry.what, at, windowDays);
+    if (message) pulumi.log.warn(message, resource);
+  });
+}
+
+/**
+ * Marks the value at `path` secret, so a secret input given as a plain value is stored as a secret
+ * too (inputs and outputs). Where a part of the path is an Output or a Promise, the part as a whole is
+ * marked: what is inside cannot be reached before it resolves, and it holds the secret.
+ */
+export function secretAt(value: any, path: string[]): any {
+  if (value === undefined || value === null) return value;
+  if (path.length === 0 || pulumi.Output.isInstance(value) || typeof value?.then === "function")
+    return pulumi.secret(value);
+  if (Array.isArray(value)) return value.map((item) => secretAt(item, path));
+  if (typeof value !== "object" || !(path[0] in value)) return value;
+  return { ...value, [path[0]]: secretAt(value[path[0]], path.slice(1)) };
+}
+
+/**
+ * `__proto__` and `constructor` keys in the known parts of the arguments: the provider refuses them at
+ * check, but the transport may drop a `__proto__` key on the way there, so the program refuses first.
+ */
+function refuseForbiddenKeys(kind: string, name: string, args: Record<string, unknown>): void {
+  const failures = forbiddenKeyFailures(knownPart(args));
+  if (failures.length)
+    throw new Error(`${kind} "${name}": ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+}
+
+/** Plain data of a value, with Outputs and Promises left out (checked by the provider when resolved). */
+function knownPart(value: any): unknown {
+  if (pulumi.Output.isInstance(value) || typeof value?.then === "function") return undefined;
+  if (Array.isArray(value)) return value.map(knownPart);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value));
+  // defineProperty: assigning to a `__proto__` key would set the prototype (or do nothing) instead.
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, key, { value: knownPart(item), enumerable: true, writable: true });
+  return out;
 }

@@ -19,11 +19,15 @@ describe("AuthProvider through the dynamic-provider host", function () {
   let stateFile: string;
   const fd = () => mock.credentials.frontdoorId;
 
-  const opts = (config: Record<string, string> = {}): HarnessOptions => ({
+  const opts = (
+    config: Record<string, string> = {},
+    extra: Partial<HarnessOptions> = {},
+  ): HarnessOptions => ({
     programDir: program,
     stateFile,
     config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": fd(), ...config },
     secretConfig: { "frontdoor:token": token, ssoClientSecret: SSO_SECRET, partnerApiKey: PARTNER_KEY },
+    ...extra,
   });
   const up = async (config?: Record<string, string>) => {
     const result = await runHarness("up", opts(config));
@@ -156,5 +160,51 @@ describe("AuthProvider through the dynamic-provider host", function () {
     assert.equal(op(again, "sso"), "same");
     await runHarness("destroy", opts(config));
     assert.equal(providers().length, 0);
+  });
+
+  /** An OIDC provider made outside Pulumi, without scopes (and without a PKCE flag). */
+  const createdElsewhere = (clientId: string) =>
+    fetch(`${mock.url}/frontdoor/${fd()}/auth-providers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "corp-sso",
+        type: "OIDC",
+        data: {
+          issuer: "https://login.example.com/realms/corp",
+          client_id: clientId,
+          client_secret: SSO_SECRET,
+        },
+      }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+
+  it("imports an OIDC provider made without scopes from a declaration that leaves scopes unset", async () => {
+    const created = await createdElsewhere("frontdoor");
+    stateFile = path.join(path.dirname(stateFile), "import-no-scopes.json");
+    const config = { withPartner: "false", omitScopes: "true", importId: `${fd()}/${created.id}` };
+    const imported = await up(config);
+    assert.equal(op(imported, "sso"), "import");
+    assert.equal(op(await up(config), "sso"), "same");
+    const clean = await runHarness("refresh", opts(config, { expectNoChanges: true }));
+    assert.equal(clean.exitCode, 0, clean.stderr + clean.stdout);
+    assert.equal((mock.frontdoor.get(fd(), "auth-providers", created.id) as any).data.scopes, undefined);
+    // A rename leaves the object's (missing) scopes alone: no scopes are invented on update.
+    await up({ ...config, name: "corp-sso-renamed" });
+    const after = mock.frontdoor.get(fd(), "auth-providers", created.id) as any;
+    assert.equal(after.name, "corp-sso-renamed");
+    assert.equal(after.data.scopes, undefined);
+    await runHarness("destroy", opts(config));
+  });
+
+  it("a failing import names the leaf property that differs, never a secret", async () => {
+    const created = await createdElsewhere("someone-else");
+    stateFile = path.join(path.dirname(stateFile), "import-mismatch.json");
+    const config = { withPartner: "false", omitScopes: "true", importId: `${fd()}/${created.id}` };
+    const result = await runHarness("up", opts(config));
+    assert.notEqual(result.exitCode, 0);
+    const message = result.report.failures.map((f) => f.message).join("\n");
+    assert.match(message, /import of sso .* would change properties \[data\.client_id\]/);
+    assert.ok(!(result.stdout + result.stderr).includes(SSO_SECRET));
+    mock.frontdoor.remove(fd(), "auth-providers", created.id);
   });
 });

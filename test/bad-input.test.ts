@@ -38,6 +38,10 @@ describe("bad input: check failures naming the property, no request made", funct
   const ca = testCa("Bad Input CA");
   const otherCa = testCa("Other CA");
   const leaf = issueCertificate({ commonName: "leaf.example.com" });
+  const expiredLeaf = issueCertificate({ commonName: "expired.example.com", days: -1 });
+  const expiredCa = issueCertificate({ commonName: "Expired CA", isCa: true, days: -1 });
+  /** Maps with keys that reach the prototype, as JSON.parse (and a program's config) makes them. */
+  const protoMap = (value: string) => JSON.parse(`{"__proto__": ${value}, "team": "a"}`);
 
   const oidc = (data: Inputs = {}, rest: Inputs = {}): Inputs => ({
     name: "bad-sso",
@@ -140,6 +144,129 @@ describe("bad input: check failures naming the property, no request made", funct
       inputs: { ...apiKey(), data: oidc().data },
       property: "data.header_name",
     },
+    // Ids end up in URL paths: refused, never encoded away
+    ...[".", "..", "fd/other", "fd?x=1", "fd#x", "fd%2e%2e", "fd\u0000", "fd\n", "fd\u007f"].map((id) => ({
+      kind: "AuthProvider",
+      what: `frontdoorId ${JSON.stringify(id)}`,
+      inputs: oidc({}, { frontdoorId: id }),
+      property: "frontdoorId",
+    })),
+    {
+      kind: "CustomFrontend",
+      what: "auth provider id ..",
+      inputs: { hostname: "apps.example.com", authProviderIds: ["ap-1", ".."] },
+      property: "authProviderIds.1",
+    },
+    {
+      kind: "CustomFrontend",
+      what: "frontendId with a slash",
+      inputs: { hostname: "apps.example.com", frontendId: "fe/../x" },
+      property: "frontendId",
+    },
+    {
+      kind: "Identity",
+      what: "authPolicyId .",
+      inputs: identity({ authPolicyId: "." }),
+      property: "authPolicyId",
+    },
+    {
+      kind: "Identity",
+      what: "ottca CA id with a query",
+      inputs: identity({ enrollment: { ottca: "ca-1?x" } }),
+      property: "enrollment.ottca",
+    },
+    {
+      kind: "Identity",
+      what: "service id with a slash",
+      inputs: identity({ serviceHostingCosts: { "svc/1": 1 } }),
+      property: "serviceHostingCosts.svc/1",
+    },
+    // Map keys that reach the prototype: refused, not dropped
+    {
+      kind: "Identity",
+      what: "__proto__ tag (object)",
+      inputs: identity({ tags: protoMap('{"admin": true}') }),
+      property: "tags.__proto__",
+    },
+    {
+      kind: "Identity",
+      what: "__proto__ appData (string)",
+      inputs: identity({ appData: protoMap('"x"') }),
+      property: "appData.__proto__",
+    },
+    {
+      kind: "Identity",
+      what: "constructor service id",
+      inputs: identity({ serviceHostingCosts: { constructor: 1 } }),
+      property: "serviceHostingCosts.constructor",
+    },
+    {
+      kind: "Ca",
+      what: "constructor tag",
+      inputs: caInputs({ tags: { constructor: "x" } }),
+      property: "tags.constructor",
+    },
+    {
+      kind: "AuthProvider",
+      what: "__proto__ in data",
+      inputs: { ...oidc(), data: { ...(oidc().data as Inputs), ...protoMap("{}") } },
+      property: "data.__proto__",
+    },
+    // Certificate fields: exactly one certificate
+    {
+      kind: "ClientCertificate",
+      what: "certificate with its private key appended",
+      inputs: { name: "c", value: `${leaf.certPem}${leaf.keyPem}` },
+      property: "value",
+    },
+    {
+      kind: "ClientCertificate",
+      what: "CSR with its private key appended",
+      inputs: { name: "c", value: `${generated.csrPem}\n${generated.privateKeyPem}` },
+      property: "value",
+    },
+    {
+      kind: "ClientCertificate",
+      what: "two certificates",
+      inputs: { name: "c", value: `${leaf.certPem}${ca.certPem}` },
+      property: "value",
+    },
+    {
+      kind: "ClientCertificate",
+      what: "trailing text",
+      inputs: { name: "c", value: `${leaf.certPem}\nissued by ops` },
+      property: "value",
+    },
+    {
+      kind: "ClientCertificate",
+      what: "leading text",
+      inputs: { name: "c", value: `subject=leaf\n${leaf.certPem}` },
+      property: "value",
+    },
+    {
+      kind: "ClientCertificate",
+      what: "an expired certificate",
+      inputs: { name: "c", value: expiredLeaf.certPem },
+      property: "value",
+    },
+    {
+      kind: "Ca",
+      what: "CA certificate with its key appended",
+      inputs: caInputs({ certPem: `${ca.certPem}${ca.keyPem}` }),
+      property: "certPem",
+    },
+    {
+      kind: "Ca",
+      what: "two CA certificates",
+      inputs: caInputs({ certPem: `${ca.certPem}${otherCa.certPem}` }),
+      property: "certPem",
+    },
+    {
+      kind: "Ca",
+      what: "an expired CA",
+      inputs: caInputs({ certPem: expiredCa.certPem }),
+      property: "certPem",
+    },
     // ClientCertificate
     {
       kind: "ClientCertificate",
@@ -220,6 +347,12 @@ describe("bad input: check failures naming the property, no request made", funct
       property: "keySize",
     },
     { kind: "KeyPair", what: "missing commonName", inputs: { keySize: 2048 }, property: "commonName" },
+    {
+      kind: "KeyPair",
+      what: "commonName over the X.509 limit of 64",
+      inputs: { commonName: "k".repeat(65) },
+      property: "commonName",
+    },
     {
       kind: "KeyPair",
       what: "empty organization",
@@ -365,6 +498,70 @@ describe("bad input: check failures naming the property, no request made", funct
       inputs: caInputs({ externalIdClaim: { location: "COMMON_NAME", index: -1 } }),
       property: "externalIdClaim.index",
     },
+    // Service, ServicePolicy, ServiceEdgeRouterPolicy, Config, ConfigType
+    {
+      kind: "Service",
+      what: "negative idle time",
+      inputs: { name: "s", maxIdleTimeMillis: -5 },
+      property: "maxIdleTimeMillis",
+    },
+    {
+      kind: "Service",
+      what: "repeated config id",
+      inputs: { name: "s", configs: ["c1", "c1"] },
+      property: "configs",
+    },
+    {
+      kind: "ServicePolicy",
+      what: "type missing",
+      inputs: { name: "p", serviceRoles: ["#app"] },
+      property: "type",
+    },
+    {
+      kind: "ServicePolicy",
+      what: "posture check role without #",
+      inputs: { name: "p", type: "Dial", postureCheckRoles: ["mfa"] },
+      property: "postureCheckRoles.0",
+    },
+    {
+      kind: "ServiceEdgeRouterPolicy",
+      what: "#all with other roles",
+      inputs: { name: "p", serviceRoles: ["#all", "#app"] },
+      property: "serviceRoles",
+    },
+    {
+      kind: "ConfigType",
+      what: "unknown target",
+      inputs: { name: "t", target: "client" },
+      property: "target",
+    },
+    { kind: "Config", what: "no config type", inputs: { name: "c", data: {} }, property: "configTypeName" },
+    {
+      kind: "Config",
+      what: "intercept.v1 port above 65535",
+      inputs: {
+        name: "c",
+        configTypeName: "intercept.v1",
+        data: { protocols: ["tcp"], addresses: ["a"], portRanges: [{ low: 1, high: 65536 }] },
+      },
+      property: "data.portRanges.0.high",
+    },
+    {
+      kind: "Config",
+      what: "host.v1 without port",
+      inputs: { name: "c", configTypeName: "host.v1", data: { protocol: "tcp", address: "10.0.0.1" } },
+      property: "data.port",
+    },
+    {
+      kind: "Config",
+      what: "host.v2 terminator with an unknown property",
+      inputs: {
+        name: "c",
+        configTypeId: "host.v2",
+        data: { terminators: [{ protocol: "tcp", address: "a", port: 1, hostname: "x" }] },
+      },
+      property: "data.terminators.0.hostname",
+    },
   ];
 
   before(async () => {
@@ -382,10 +579,15 @@ describe("bad input: check failures naming the property, no request made", funct
       "Ca",
       "CertificateRequestToken",
       "ClientCertificate",
+      "Config",
+      "ConfigType",
       "CustomFrontend",
       "EdgeRouterPolicy",
       "Identity",
       "KeyPair",
+      "Service",
+      "ServiceEdgeRouterPolicy",
+      "ServicePolicy",
     ]);
   });
 
@@ -401,8 +603,8 @@ describe("bad input: check failures naming the property, no request made", funct
       );
       // The engine prints "property: reason", so the reason says what is wrong without repeating it.
       for (const f of failures) assert.ok(f.reason && !f.reason.startsWith(`${f.property}: `), f.reason);
-      // A rejected secret is not quoted back.
-      for (const secret of ["short-key", "s3cret-value"]) {
+      // A rejected secret (or a private key pasted by mistake) is not quoted back.
+      for (const secret of ["short-key", "s3cret-value", "PRIVATE KEY"]) {
         for (const f of failures) assert.ok(!f.reason.includes(secret), f.reason);
       }
       assert.deepEqual(mock.log, [], "a request was made");
@@ -421,11 +623,142 @@ describe("bad input: check failures naming the property, no request made", funct
       ["AuthPolicy", policy({ primary: { updb: { minPasswordLength: 0 } } })],
       ["EdgeRouterPolicy", erp({ identityRoles: ["#employees", "@id-1"] })],
       ["Ca", caInputs({ privateKeyPem: ca.keyPem })],
+      ["Service", { name: "s", maxIdleTimeMillis: 0, configs: ["c1", "c2"] }],
+      ["ServicePolicy", { name: "p", type: "Bind", postureCheckRoles: ["#mfa"] }],
+      ["ServiceEdgeRouterPolicy", { name: "p", serviceRoles: ["#all"] }],
+      ["ConfigType", { name: "t", target: "router" }],
+      [
+        "Config",
+        {
+          name: "c",
+          configTypeName: "intercept.v1",
+          data: { protocols: ["tcp"], addresses: ["a"], portRanges: [{ low: 1, high: 65535 }] },
+        },
+      ],
+      [
+        "Config",
+        { name: "c", configTypeName: "host.v1", data: { protocol: "tcp", address: "10.0.0.1", port: 1 } },
+      ],
+      [
+        "Config",
+        {
+          name: "c",
+          configTypeId: "host.v2",
+          data: { terminators: [{ protocol: "tcp", address: "a", port: 1 }] },
+        },
+      ],
     ];
     for (const [kind, inputs] of valid) {
       const { failures } = await engine.check(kind, {}, inputs);
       assert.deepEqual(failures, [], `${kind}: ${JSON.stringify(failures)}`);
     }
+  });
+
+  describe("settings of the wrong type, range or form: every check fails naming the key", () => {
+    const settingCases: Array<[string, string, string]> = [
+      ["frontdoor:maxRetries", "abc", "whole number"],
+      ["frontdoor:maxRetries", "-1", "whole number"],
+      ["frontdoor:maxRetries", "1.5", "whole number"],
+      ["frontdoor:requestTimeoutSeconds", "0", "greater than 0"],
+      ["frontdoor:requestTimeoutSeconds", "soon", "greater than 0"],
+      ["frontdoor:retryTimeoutSeconds", "-5", "greater than 0"],
+      ["frontdoor:debug", "banana", "true or false"],
+      ["frontdoor:allowPlainHttp", "maybe", "true or false"],
+      ["frontdoor:apiUrl", "MOCK?tenant=1", "query"],
+      ["frontdoor:apiUrl", "MOCK#top", "fragment"],
+      ["frontdoor:apiUrl", "ftp://127.0.0.1/", "http(s)"],
+      ["frontdoor:apiUrl", "127.0.0.1:8080", "http(s)"],
+      ["frontdoor:edgeUrl", "file:///etc/passwd", "http(s)"],
+      ["frontdoor:edgeUrl", "MOCK/?", "query"],
+      ["frontdoor:searchUrl", "javascript:alert(1)", "http(s)"],
+      ["frontdoor:tokenUrl", "http://user:pw@127.0.0.1/oauth2/token", "credentials"],
+      // Plain http to another machine: the token would travel in clear.
+      ["frontdoor:apiUrl", "http://gateway.example.com", "in clear"],
+      ["frontdoor:edgeUrl", "http://10.0.0.5:1280", "in clear"],
+      ["frontdoor:searchUrl", "http://127.0.0.1.nip.io", "in clear"],
+    ];
+    afterEach(() => configureFor(config));
+
+    for (const [key, value, reason] of settingCases) {
+      it(`${key}=${value}`, async () => {
+        await configureFor({ ...config, [key]: value.replace("MOCK", mock.url) });
+        mock.clearLog();
+        for (const [kind, inputs] of [
+          ["AuthProvider", oidc()],
+          ["Identity", identity({})],
+        ] as const) {
+          const { failures } = await engine.check(kind, {}, inputs);
+          const failure = failures.find((f) => f.property === key);
+          assert.ok(failure, `${kind}: no failure names ${key}: ${JSON.stringify(failures)}`);
+          assert.ok(failure.reason.includes(reason), failure.reason);
+        }
+        // Operations that do not go through check (refresh, delete) refuse too, before any request.
+        await assert.rejects(
+          engine.read("Identity", "some-id", identity({})),
+          new RegExp(key.replace(/[.?]/g, "\\$&")),
+        );
+        assert.deepEqual(mock.log, [], "a request was made");
+      });
+    }
+
+    it("plain http to another host is accepted with frontdoor:allowPlainHttp, https and loopback without", async () => {
+      const accepted: Record<string, string>[] = [
+        { "frontdoor:apiUrl": "http://gateway.example.com", "frontdoor:allowPlainHttp": "true" },
+        { "frontdoor:apiUrl": "https://gateway.example.com/frontdoor-api/" },
+        { "frontdoor:edgeUrl": "http://localhost:1280" },
+        { "frontdoor:edgeUrl": "http://[::1]:1280" },
+        { "frontdoor:maxRetries": "0", "frontdoor:requestTimeoutSeconds": "0.5", "frontdoor:debug": "no" },
+      ];
+      for (const settings of accepted) {
+        await configureFor({ ...config, ...settings });
+        const { failures } = await engine.check("AuthProvider", {}, oidc());
+        assert.deepEqual(failures, [], JSON.stringify(settings));
+      }
+    });
+  });
+
+  describe("ids given to import, refresh, update and delete", () => {
+    const badIds: Array<[string, string]> = [
+      ["AuthProvider", "fd-demo/.."],
+      ["AuthProvider", "../ap-1"],
+      ["AuthProvider", "fd-demo/ap-1/x"],
+      ["ClientCertificate", "fd-demo/c?x"],
+      ["Identity", "."],
+      ["Identity", "id#1"],
+      ["Ca", "ca%2F1"],
+      ["EdgeRouterPolicy", "erp\r\n1"],
+    ];
+    for (const [kind, id] of badIds) {
+      it(`${kind} id ${JSON.stringify(id)} is refused without a request`, async () => {
+        mock.clearLog();
+        const props = kind === "AuthProvider" ? oidc() : { name: "x" };
+        await assert.rejects(engine.read(kind, id, props), /must be an id|must not be empty/);
+        await assert.rejects(engine.update(kind, id, props, props), /must be an id/);
+        await assert.rejects(engine.remove(kind, id, props), /must be an id/);
+        assert.deepEqual(mock.log, []);
+      });
+    }
+  });
+
+  it("a certificate that expired after it was accepted draws a warning, not a failure", async () => {
+    const inputs = { name: "c", value: expiredLeaf.certPem };
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    let failures: unknown[];
+    try {
+      ({ failures } = await engine.check("ClientCertificate", inputs, inputs));
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.deepEqual(failures, []);
+    assert.match(
+      written.join(""),
+      /warning: ClientCertificate "c": value: the certificate expired on .*renew it/,
+    );
   });
 
   describe("through the dynamic-provider host (harness up)", () => {
@@ -434,25 +767,59 @@ describe("bad input: check failures naming the property, no request made", funct
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "bad-input-"));
     });
 
-    const viaHarness: Array<{ kind: string; inputs: Inputs; property: string }> = [
+    const viaHarness: Array<{
+      kind: string;
+      inputs: Inputs;
+      property: string;
+      config?: Record<string, string>;
+    }> = [
       { kind: "Identity", inputs: identity({ defaultHostingCost: 70000 }), property: "defaultHostingCost" },
       { kind: "AuthProvider", inputs: apiKey({ api_key: "short-key" }), property: "data.api_key" },
       { kind: "Ca", inputs: caInputs({ certPem: leaf.certPem }), property: "certPem" },
+      {
+        kind: "Config",
+        inputs: { name: "c", configTypeName: "host.v1", data: { protocol: "tcp", address: "10.0.0.1" } },
+        property: "data.port",
+      },
+      // Through the host's protobuf Struct, a __proto__ key would become the prototype or vanish:
+      // the program refuses it first.
+      { kind: "Identity", inputs: identity({ tags: protoMap('"x"') }), property: "tags.__proto__" },
+      { kind: "Identity", inputs: identity({ tags: protoMap('{"a": "b"}') }), property: "tags.__proto__" },
+      { kind: "AuthProvider", inputs: oidc({}, { frontdoorId: "../fd-demo" }), property: "frontdoorId" },
+      {
+        kind: "ClientCertificate",
+        inputs: { name: "c", value: `${leaf.certPem}${leaf.keyPem}` },
+        property: "value",
+      },
+      // Settings: refused at preview, naming the key.
+      {
+        kind: "Identity",
+        inputs: identity({}),
+        property: "frontdoor:maxRetries",
+        config: { "frontdoor:maxRetries": "abc" },
+      },
+      {
+        kind: "AuthProvider",
+        inputs: oidc(),
+        property: "frontdoor:requestTimeoutSeconds",
+        config: { "frontdoor:requestTimeoutSeconds": "0" },
+      },
     ];
     for (const [i, c] of viaHarness.entries()) {
-      it(`up fails for ${c.kind} naming ${c.property}, and makes no request`, async () => {
+      it(`up fails for ${c.kind} naming ${c.property}, and makes no request (case ${i + 1})`, async () => {
         mock.clearLog();
         const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = config;
         const result = await runHarness("up", {
           programDir: path.join(__dirname, "programs", "faults-bad-input"),
           stateFile: path.join(dir, `state-${i}.json`),
-          config: { ...plain, kind: c.kind, inputs: JSON.stringify(c.inputs) },
+          config: { ...plain, ...c.config, kind: c.kind, inputs: JSON.stringify(c.inputs) },
           secretConfig: { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword },
         });
         assert.equal(result.exitCode, 1, result.stderr);
         const text = `${result.stdout}\n${result.stderr}`;
         assert.match(text, new RegExp(`\\b${c.property.replace(/\./g, "\\.")}: `), text);
         assert.ok(!text.includes("short-key"), "the rejected secret is printed");
+        assert.ok(!text.includes("PRIVATE KEY"), "the rejected private key is printed");
         assert.deepEqual(mock.log, [], "a request was made");
         assert.ok(result.report, "the harness writes its JSON report");
         assert.deepEqual(

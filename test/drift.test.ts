@@ -10,8 +10,10 @@ import { createCertificateWithToken } from "../provider/functions/certificates";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
 import { type HarnessResult, readState, runHarness } from "./harness";
+import { EdgeClient } from "./mock/edge/client";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
+import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-all");
 const SSO_SECRET = "drift-sso-client-secret-0001";
@@ -46,7 +48,24 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
     const { "frontdoor:edgePassword": edgePassword, "frontdoor:token": token, ...plain } = mockConfig(mock);
-    config = plain;
+    // The full auth policy names two external JWT signers, which must exist (as on a real controller).
+    const admin = new EdgeClient(mock.url, mock.caPem);
+    await admin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
+    const signers: string[] = [];
+    for (const name of ["drift-signer-a", "drift-signer-b"]) {
+      const made = await admin.call("POST", "/external-jwt-signers", {
+        body: {
+          name,
+          issuer: `https://${name}.example.com`,
+          audience: "drift",
+          certPem: testCa(name).certPem,
+          enabled: true,
+        },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      signers.push(String(made.body.data.id));
+    }
+    config = { ...plain, signerA: signers[0], signerB: signers[1] };
     secretConfig = {
       "frontdoor:edgePassword": edgePassword,
       "frontdoor:token": token,
@@ -76,24 +95,8 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         expectNoChanges,
       });
   };
-  const expectOk = (result: HarnessResult) =>
-    assert.equal(result.exitCode, 0, `${result.stdout}\n${result.stderr}`);
-  const ops = (result: HarnessResult) =>
-    Object.fromEntries(
-      result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack").map((r) => [r.name, r.op]),
-    );
-  /** {resource name: "delete" | sorted changed property names}. */
-  const changes = (result: HarnessResult) =>
-    Object.fromEntries(
-      result.report.changes.map((c) => [
-        c.name,
-        c.kind === "delete" ? "delete" : c.properties.map((p) => p.name).sort(),
-      ]),
-    );
   const expectClean = async (run: ReturnType<typeof stack>, why: string) => {
-    const result = await run("refresh", true);
-    assert.deepEqual(changes(result), {}, `false drift ${why}`);
-    expectOk(result);
+    expectCleanRefresh(await run("refresh", true), why);
   };
   const allCreated = (result: HarnessResult) => {
     expectOk(result);
@@ -123,7 +126,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     });
     assert.ok(res.ok, `${method} ${apiPath}: ${res.status} ${await res.text()}`);
   };
-  /** Uses a certificate request token the way a device does: the service deletes it. */
+  /** Uses a certificate request token the way a device does: it stays usable until expiresAt. */
   const useToken = async (id: string) => {
     const record = mock.frontdoor.get(fd(), "certificate-request-tokens", id);
     assert.ok(record, "token exists");
@@ -132,7 +135,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       { token: String(record.token), csrPem },
       { apiUrl: mock.url, frontdoorId: fd() },
     );
-    assert.equal(mock.frontdoor.get(fd(), "certificate-request-tokens", id), undefined);
+    assert.ok(mock.frontdoor.get(fd(), "certificate-request-tokens", id), "the used token stays");
     return issued;
   };
 
@@ -188,8 +191,11 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         identityRoles: [...erp.identityRoles].reverse(),
         edgeRouterRoles: [...erp.edgeRouterRoles].reverse(),
       });
-      // Gone: a used token, a deleted certificate.
+      // Not drift: a used token that then expired. Gone: a deleted certificate.
       issuedWithToken = (await useToken(ids.token)).id;
+      mock.frontdoor.patch(fd(), "certificate-request-tokens", ids.token, {
+        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      });
       assert.ok(mock.frontdoor.remove(fd(), "client-certificates", ids.cert));
 
       const drift = await run("refresh", true);
@@ -201,7 +207,6 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         policy: ["primary"],
         user: ["defaultHostingCost", "tags"],
         ca: ["isAuthEnabled"],
-        token: "delete",
         cert: "delete",
       });
       const property = (name: string, prop: string) =>
@@ -226,13 +231,14 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       noPlaintext(drift, SSO_SECRET, ROTATED_SECRET, PARTNER_KEY);
       // Deleted objects left the state; the rest is still there.
       const names = readState(path.join(dir, "fu.json")).resources.map((r) => r.name);
-      assert.ok(!names.includes("token") && !names.includes("cert"));
+      assert.ok(!names.includes("cert"));
+      const token = readState(path.join(dir, "fu.json")).resources.find((r) => r.name === "token");
+      assert.equal(token?.outputs.status, "EXPIRED", "the used, expired token stays, shown as EXPIRED");
       assert.ok(names.includes("user") && names.includes("erp"));
     });
 
     it("recreates what was deleted, puts the rest back, then refreshes clean", async () => {
-      // The certificate made with the token took the token's name (one namespace): while it exists, a new
-      // token of that name cannot be created (409). Here the device's certificate is gone again.
+      // The certificate made with the token took the token's name, next to the token itself.
       assert.equal(mock.frontdoor.get(fd(), "client-certificates", issuedWithToken)?.name, "fu-token");
       mock.frontdoor.remove(fd(), "client-certificates", issuedWithToken);
       const up = await run("up");
@@ -242,7 +248,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         partner: "update",
         key: "same",
         cert: "create",
-        token: "create",
+        token: "same",
         frontend: "update",
         policy: "update",
         user: "update",

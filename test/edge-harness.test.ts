@@ -197,6 +197,8 @@ describe("Edge resources through the dynamic-provider host", function () {
     assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
     assert.equal(up.report.outputs.caVerified, true);
     assert.equal(up.report.outputs.laptopJwt, "[secret]");
+    assert.equal(up.report.outputs.branchRouterJwt, "[secret]");
+    assert.match(String(up.report.outputs.ssoSignerId), /\w+/);
     const again = await runHarness("up", options);
     assert.equal(again.exitCode, 0);
     assert.deepEqual(

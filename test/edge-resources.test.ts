@@ -43,6 +43,7 @@ describe("Edge resources", () => {
       assert.match(String(outs.enrollmentJwt), /^ey[\w-]+\.[\w-]+\.[\w-]+$/);
       assert.match(String(outs.enrollmentToken), /^[0-9a-f-]{36}$/);
       assert.ok(Date.parse(String(outs.enrollmentExpiresAt)) > Date.now() + 170 * 60_000);
+      assert.equal(outs.enrollmentDaysUntilExpiry, 0, "a 3-hour enrollment has less than a day left");
       assert.deepEqual(outs.enrollment, { ott: true });
       await expectNoDrift("Identity", id, outs, inputs);
       const imported = await importById("Identity", id, inputs);
@@ -53,6 +54,7 @@ describe("Edge resources", () => {
       mock.edge.remove("enrollments", enrollment.id);
       const after = await expectNoDrift("Identity", id, outs, inputs);
       assert.equal(after.enrollmentJwt, null);
+      assert.equal(after.enrollmentDaysUntilExpiry, null, "no pending enrollment, no days left");
       assert.deepEqual(after.enrollment, { ott: true });
 
       // Changing the enrollment replaces the identity (its name must be free first).
@@ -152,6 +154,18 @@ describe("Edge resources", () => {
   });
 
   describe("AuthPolicy", () => {
+    it("compares allowedSigners as a set (a real controller does not keep their order)", async () => {
+      const signers = (order: string[]) => ({
+        name: "p",
+        primary: { extJwt: { allowed: true, allowedSigners: order } },
+      });
+      const olds = (await engine.check("AuthPolicy", {}, signers(["s-a", "s-b"]))).inputs;
+      const same = (await engine.check("AuthPolicy", {}, signers(["s-b", "s-a"]))).inputs;
+      const other = (await engine.check("AuthPolicy", {}, signers(["s-b", "s-c"]))).inputs;
+      assert.equal((await engine.diff("AuthPolicy", "x", olds, same)).changes, false);
+      assert.equal((await engine.diff("AuthPolicy", "x", olds, other)).changes, true);
+    });
+
     it("fills the controller's defaults, updates with PUT only, imports and refreshes clean", async () => {
       const inputs = {
         name: "strict",
@@ -267,8 +281,8 @@ describe("Edge resources", () => {
       const inputs = { name: "ca-unverified", certPem: pki.certPem };
       const { id, outs } = await createChecked("Ca", inputs);
       assert.equal(outs.isVerified, false);
-      assert.match(String(outs.verificationToken), /\w{8}/);
-      assert.equal(outs.identityNameFormat, "[caName] - [commonName]");
+      assert.match(String(outs.verificationToken), /^[\w-]{8,}$/);
+      assert.equal(outs.identityNameFormat, "[caName]-[commonName]"); // the controller's default
       assert.equal(requests("POST", `/cas/${id}/verify`).length, 0);
       await expectNoDrift("Ca", id, outs, inputs);
       await engine.remove("Ca", id, outs);

@@ -1,7 +1,8 @@
 // Shared by the Edge tests: the provider's host entry points driven like the engine drives them
 // (up, refresh, import, destroy), against the mock controller, and test CAs made with node-forge.
 import assert from "node:assert/strict";
-import type { Props } from "../provider/resource";
+import { diffInputs, type Props } from "../provider/resource";
+import { resourceDefinition } from "../provider/resources";
 import { issueCertificate } from "./mock/edge/pki";
 import { createChecked, engine, updateChecked } from "./support/engine";
 
@@ -22,6 +23,14 @@ export async function expectNoDrift(kind: string, id: string, outs: Props, input
   assert.ok(!result.gone, `${kind} ${id} is gone`);
   assert.equal(result.diff.changes, false, `${kind} drifted: ${JSON.stringify(result.props)}`);
   return result.props;
+}
+
+/** The input properties a refresh finds changed, sorted: what a drift report names. */
+export async function driftedProperties(kind: string, id: string, outs: Props, inputs: Props) {
+  const result = await refresh(kind, id, outs, inputs);
+  assert.ok(!result.gone, `${kind} ${id} is gone`);
+  const checked = await engine.check(kind, {}, inputs);
+  return diffInputs(resourceDefinition(kind), result.props, checked.inputs).changed.sort();
 }
 
 /** An `import` resource option: read with the program's (checked) inputs as state. */

@@ -78,7 +78,10 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
   });
   after(() => mock?.close());
 
-  const run = (command: "up" | "refresh" | "destroy", extra: { expectNoChanges?: boolean } = {}) =>
+  const run = (
+    command: "up" | "refresh" | "destroy",
+    extra: { expectNoChanges?: boolean; stateFile?: string; config?: Record<string, string> } = {},
+  ) =>
     runHarness(command, {
       programDir: PROGRAM,
       stateFile: path.join(dir, "state.json"),
@@ -182,6 +185,37 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
     mock.faults.clear();
     expectOk(destroy, "destroy");
     assert.ok(faultsSeen().dropped > 10, `too few faults: ${JSON.stringify(faultsSeen())}`);
+    assert.equal(destroy.report.summary.delete, 200);
+    assert.deepEqual(namesInMock(), empty());
+  });
+  it("a 50% 429 storm with Retry-After 1 s: up and destroy of 200 complete at default retry settings", async function () {
+    // Retries are bounded by time (frontdoor:retryTimeoutSeconds, 120 s), not by a small count: at
+    // 50%, ten refusals in a row hit one request in a thousand, which a count of ten would fail on.
+    this.timeout(300_000);
+    const { "frontdoor:maxRetries": _count, ...defaults } = config;
+    const storm = { config: defaults, stateFile: path.join(dir, "storm-state.json") };
+    const stormRun = async (command: "up" | "destroy", seed: number) => {
+      mock.clearLog();
+      mock.faults.random({ seed, rate: 0.5, kinds: ["429"], retryAfterSeconds: 1 });
+      const started = Date.now();
+      const result = await run(command, storm);
+      mock.faults.clear();
+      const seconds = (Date.now() - started) / 1000;
+      const refused = mock.log.filter((e) => e.status === 429).length;
+      // Figures for the README's reliability note (visible with --reporter spec).
+      console.log(
+        `      429 storm ${command}: ${seconds.toFixed(1)} s, ${mock.log.length} requests, ${refused} refused`,
+      );
+      expectOk(result, `${command} under the storm`);
+      assert.ok(refused > mock.log.length * 0.4, `the storm was too weak: ${refused} of ${mock.log.length}`);
+      return result;
+    };
+
+    const up = await stormRun("up", SEED + 10);
+    assert.equal(up.report.summary.create, 200);
+    assert.deepEqual(namesInMock(), declaredNames());
+
+    const destroy = await stormRun("destroy", SEED + 11);
     assert.equal(destroy.report.summary.delete, 200);
     assert.deepEqual(namesInMock(), empty());
   });

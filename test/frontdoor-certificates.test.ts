@@ -26,7 +26,7 @@ describe("ClientCertificate (engine against the mock)", () => {
     const keyPem = forge.pki.privateKeyToPem(keys().privateKey);
     const cases: [string, string, RegExp][] = [
       ["text that is not PEM", "hello", /must be PEM text/],
-      ["a private key", keyPem, /PEM label "RSA PRIVATE KEY" is neither CERTIFICATE nor CERTIFICATE REQUEST/],
+      ["a private key", keyPem, /holds a private key: give the certificate alone/],
       [
         "garbage base64 under a CERTIFICATE label",
         "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n",

@@ -42,13 +42,13 @@ export function csrPem(commonName: string, options: CsrOptions = {}): string {
 }
 
 /** A self-signed certificate with a key of its own, valid 30 days. */
-export function selfSignedPem(commonName: string): string {
+export function selfSignedPem(commonName: string, validDays = 30): string {
   const pair = newKeys();
   const cert = forge.pki.createCertificate();
   cert.publicKey = pair.publicKey;
   cert.serialNumber = `01${forge.util.bytesToHex(forge.random.getBytesSync(8))}`;
   cert.validity.notBefore = new Date();
-  cert.validity.notAfter = new Date(Date.now() + 30 * 86_400_000);
+  cert.validity.notAfter = new Date(Date.now() + validDays * 86_400_000);
   cert.setSubject([{ name: "commonName", value: commonName }]);
   cert.setIssuer([{ name: "commonName", value: commonName }]);
   cert.sign(pair.privateKey, forge.md.sha256.create());

@@ -84,19 +84,23 @@ describe("CertificateRequestToken (engine against the mock)", () => {
     assert.equal(redact(`x ${outs.token} y`), "x [secret] y");
   });
 
-  it("a CSR with a valid token: certificate with the token's subject and name; the token is then gone", async () => {
-    const { id, outs } = await createChecked(KIND, {
-      name: "device-7",
-      commonName: "device-7.example.com",
-      organization: "Acme",
-    });
+  it("a CSR with a valid token: certificate with the token's subject and name; the token stays, which is no drift", async () => {
+    const declared = { name: "device-7", commonName: "device-7.example.com", organization: "Acme" };
+    const { id, outs } = await createChecked(KIND, declared);
+    assert.equal(outs.status, "VALID");
+    assert.equal(outs.daysUntilExpiry, 0, "a one-hour token has less than a day left");
     const token = outs.token as string;
-    const valid = await validateCertificateRequestToken({ ...device, token });
+    // The by-token lookup is authenticated (seed): the API credentials go with it.
+    const credentials = { token: mock.credentials.frontdoorToken };
+    const valid = await validateCertificateRequestToken({ ...device, token }, credentials);
     assert.equal(valid.name, "device-7");
     assert.equal(valid.commonName, "device-7.example.com");
     assert.equal(valid.expiresAt, outs.expiresAt);
     assert.equal(valid.id, id);
     assert.ok(!("token" in valid), "the result does not repeat the token");
+    mock.clearLog();
+    await assert.rejects(validateCertificateRequestToken({ ...device, token }), /credentials are missing/);
+    assert.equal(mock.log.length, 0, "no anonymous lookup is sent");
 
     const created = await createCertificateWithToken({ ...device, token, csrPem: csrPem("ignored-cn") });
     assert.equal(created.name, "device-7");
@@ -107,28 +111,26 @@ describe("CertificateRequestToken (engine against the mock)", () => {
     assert.equal(issued.subject.getField("O").value, "Acme");
     assert.ok(forge.pki.certificateFromPem(mock.frontdoor.caCertificatePem(fd)).verify(issued));
 
-    // Single use: refresh reports the token deleted; a second use and a validation fail clearly.
-    assert.deepEqual(await engine.read(KIND, id, outs), {});
+    // Usable until expiresAt: the token is still there; a refresh finds it unchanged, no drift.
+    const read = await engine.read(KIND, id, outs);
+    assert.deepEqual(read, { id, props: outs });
+    const inputs = (await engine.check(KIND, {}, declared)).inputs;
+    assert.equal((await engine.diff(KIND, id, read.props!, inputs)).changes, false);
+    assert.equal((await validateCertificateRequestToken({ ...device, token }, credentials)).id, id);
+    // A second CSR would make a second certificate of the token's name: the name clash is reported.
     await assert.rejects(
       createCertificateWithToken({ ...device, token, csrPem: csrPem("again") }),
       (err: Error) => {
-        assert.match(
-          err.message,
-          /createCertificateWithToken: certificate request token expired or already used \(HTTP 401/,
-        );
+        assert.match(err.message, /HTTP 409/);
         assert.ok(!err.message.includes(token), err.message);
         return true;
       },
     );
-    await assert.rejects(validateCertificateRequestToken({ ...device, token }), (err: Error) => {
-      assert.match(err.message, /not found \(unknown, or already used\)/);
-      assert.ok(!err.message.includes(token), err.message);
-      return true;
-    });
     // The ClientCertificate made with the token can be adopted into a program with `import`.
     const adopted = await engine.read("ClientCertificate", `${fd}/${created.id}`, { name: "device-7" });
     assert.equal(adopted.props!.subject, "O=Acme,CN=device-7.example.com");
     await engine.remove("ClientCertificate", created.id, adopted.props!);
+    await engine.remove(KIND, id, outs);
   });
 
   it("uploads a certificate with a token under the given name, with no API credentials at all", async () => {
@@ -168,26 +170,113 @@ describe("CertificateRequestToken expiry", () => {
     mock = await startMockServer({ frontdoor: { certificateRequestTokenTtlSeconds: 1 } });
   });
   after(() => mock.close());
+  beforeEach(() => configureFor(mockConfig(mock)));
 
   it("an expired token fails clearly, without the token in the message", async () => {
-    await configureFor(mockConfig(mock));
     const { outs } = await createChecked(KIND, { name: "short-lived" });
     const token = outs.token as string;
     const device = { apiUrl: mock.url, frontdoorId: mock.credentials.frontdoorId, token };
-    await validateCertificateRequestToken(device);
+    const credentials = { token: mock.credentials.frontdoorToken };
+    await validateCertificateRequestToken(device, credentials);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    for (const call of [
-      () => validateCertificateRequestToken(device),
-      () => createCertificateWithToken({ ...device, csrPem: csrPem("late") }),
-    ]) {
+    const refusals: [() => Promise<unknown>, RegExp][] = [
+      [
+        () => validateCertificateRequestToken(device, credentials),
+        /validateCertificateRequestToken: refused: the certificate request token expired, or the API credentials were not accepted \(HTTP 401: .*expired\)/,
+      ],
+      [
+        () => createCertificateWithToken({ ...device, csrPem: csrPem("late") }),
+        /createCertificateWithToken: certificate request token refused: expired, unknown, .*\(HTTP 401: .*expired\)/,
+      ],
+    ];
+    for (const [call, expected] of refusals) {
       await assert.rejects(call(), (err: Error) => {
-        assert.match(
-          err.message,
-          /certificate request token expired or already used \(HTTP 401: .*expired\)/,
-        );
+        assert.match(err.message, expected);
         assert.ok(!err.message.includes(token), err.message);
+        assert.ok(!err.message.includes("clock"), "no clock skew here");
         return true;
       });
     }
+  });
+
+  it("an expired token is no drift: status EXPIRED, and rotateWhenExpired replaces it only at the next up", async () => {
+    const plain = { name: "kept-expired" };
+    const rotating = { name: "rotating", rotateWhenExpired: true };
+    const kept = await createChecked(KIND, plain);
+    const rotated = await createChecked(KIND, rotating);
+    assert.equal(rotated.outs.rotateWhenExpired, true);
+    // Checked inside the same second: neither is expired yet, so no replacement is due.
+    const early = await engine.check(KIND, rotated.outs, rotating);
+    assert.deepEqual((await engine.diff(KIND, rotated.id, rotated.outs, early.inputs)).replaces, []);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+
+    for (const [{ id, outs }, declared] of [
+      [kept, plain],
+      [rotated, rotating],
+    ] as const) {
+      // Refresh: read, then diff against the inputs stored at the last up (no new check).
+      const read = await engine.read(KIND, id, outs);
+      assert.equal(read.props!.status, "EXPIRED");
+      assert.ok((read.props!.daysUntilExpiry as number) < 0);
+      assert.equal(read.props!.token, outs.token);
+      const stored = (await engine.check(KIND, {}, declared)).inputs;
+      // The inputs of the last up were checked before the token expired.
+      const lastUp = {
+        ...stored,
+        ...("rotationCheckedAt" in stored ? { rotationCheckedAt: outs.createdAt } : {}),
+      };
+      assert.equal(
+        (await engine.diff(KIND, id, read.props!, lastUp)).changes,
+        false,
+        `${declared.name} refresh`,
+      );
+    }
+    // The next up checks again: only the opted-in token is replaced.
+    const upPlain = await engine.check(KIND, kept.outs, plain);
+    assert.equal((await engine.diff(KIND, kept.id, kept.outs, upPlain.inputs)).changes, false);
+    const upRotating = await engine.check(KIND, rotated.outs, rotating);
+    const diff = await engine.diff(KIND, rotated.id, rotated.outs, upRotating.inputs);
+    assert.deepEqual(diff.replaces, ["expiresAt"]);
+    assert.equal(diff.deleteBeforeReplace, true, "the name must be free for the new token");
+    await engine.remove(KIND, rotated.id, rotated.outs);
+    const fresh = await engine.create(KIND, upRotating.inputs);
+    assert.notEqual(fresh.outs.token, rotated.outs.token);
+    assert.equal(fresh.outs.status, "VALID");
+    await engine.remove(KIND, fresh.id, fresh.outs);
+    await engine.remove(KIND, kept.id, kept.outs);
+  });
+});
+
+describe("CertificateRequestToken with a service that deletes used tokens", () => {
+  let mock: MockServer;
+  before(async () => {
+    mock = await startMockServer({ frontdoor: { consumeCertificateRequestTokens: true } });
+  });
+  after(() => mock.close());
+  beforeEach(() => configureFor(mockConfig(mock)));
+
+  it("keeps a consumed token as CONSUMED (no drift); a token deleted otherwise is reported gone", async () => {
+    const fd = mock.credentials.frontdoorId;
+    const used = await createChecked(KIND, { name: "used-once", commonName: "used.example.com" });
+    const device = { apiUrl: mock.url, frontdoorId: fd, token: used.outs.token as string };
+    const made = await createCertificateWithToken({ ...device, csrPem: csrPem("x") });
+    assert.equal(
+      mock.frontdoor.get(fd, "certificate-request-tokens", used.id),
+      undefined,
+      "the mock consumed it",
+    );
+    const read = await engine.read(KIND, used.id, used.outs);
+    assert.equal(read.id, used.id);
+    assert.equal(read.props!.status, "CONSUMED");
+    assert.equal(read.props!.token, used.outs.token);
+    const inputs = (await engine.check(KIND, {}, { name: "used-once", commonName: "used.example.com" }))
+      .inputs;
+    assert.equal((await engine.diff(KIND, used.id, read.props!, inputs)).changes, false);
+    await engine.remove(KIND, used.id, read.props!);
+
+    const deleted = await createChecked(KIND, { name: "deleted-behind-our-back" });
+    mock.frontdoor.remove(fd, "certificate-request-tokens", deleted.id);
+    assert.deepEqual(await engine.read(KIND, deleted.id, deleted.outs), {});
+    mock.frontdoor.remove(fd, "client-certificates", made.id);
   });
 });

@@ -20,7 +20,7 @@ describe("GitOps flows (examples/gitops) through the harness", function () {
   before(async () => {
     mock = await startMockServer();
     workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-gitops-"));
-    for (const file of ["Pulumi.yaml", "index.ts"])
+    for (const file of ["Pulumi.yaml", "package.json", "index.ts"])
       fs.copyFileSync(path.join(example, file), path.join(workdir, file));
   });
   after(async () => {

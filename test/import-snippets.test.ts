@@ -104,6 +104,7 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     const text = await importSnippets(context(), { kinds });
     assert.doesNotMatch(text, /adopt-secret-1|legacy-secret-2/);
     fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(workdir, "package.json"), '{"name": "adopted", "private": true}\n');
     fs.writeFileSync(path.join(workdir, "index.ts"), text);
     const { "frontdoor:token": token, ...config } = mockConfig(mock);
     const opts = {
@@ -122,5 +123,122 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     const second = await runHarness("up", opts);
     assert.equal(second.exitCode, 0, second.stderr);
     assert.deepEqual(second.report.summary, { same: 6 });
+  });
+
+  it("adopts services, their configs and policies; the built-in config types are left out", async () => {
+    const type = await createChecked("ConfigType", {
+      name: "acme-proxy.v1",
+      schema: { type: "object", properties: { upstream: { type: "string" } } },
+    });
+    const intercept = await createChecked("Config", {
+      name: "web-intercept",
+      configTypeName: "intercept.v1",
+      data: { protocols: ["tcp"], addresses: ["web.ziti"], portRanges: [{ low: 80, high: 80 }] },
+    });
+    const proxy = await createChecked("Config", {
+      name: "web-proxy",
+      configTypeId: type.id,
+      data: { upstream: "http://10.0.0.5" },
+    });
+    await createChecked("Service", {
+      name: "web",
+      configs: [intercept.id, proxy.id],
+      roleAttributes: ["web"],
+    });
+    await createChecked("ServicePolicy", {
+      name: "web-dial",
+      type: "Dial",
+      identityRoles: ["#staff"],
+      serviceRoles: ["#web"],
+    });
+    await createChecked("ServiceEdgeRouterPolicy", {
+      name: "web-routers",
+      serviceRoles: ["#web"],
+      edgeRouterRoles: ["#all"],
+    });
+
+    const kinds = ["ConfigType", "Config", "Service", "ServicePolicy", "ServiceEdgeRouterPolicy"];
+    const text = await importSnippets(context(), { kinds });
+    assert.match(text, /new frontdoor\.ConfigType\("acme-proxy-v1"/);
+    assert.doesNotMatch(text, /new frontdoor\.ConfigType\("(intercept|host)/);
+    assert.match(text, /configTypeName: "intercept\.v1"/);
+    const dir = fs.mkdtempSync(path.join(workdir, "zt-"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted-zt\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(dir, "package.json"), '{"name": "adopted-zt", "private": true}\n');
+    fs.writeFileSync(path.join(dir, "index.ts"), text);
+    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
+    const opts = {
+      programDir: dir,
+      stateFile: path.join(dir, "state.json"),
+      config,
+      secretConfig: { "frontdoor:edgePassword": edgePassword },
+    };
+    const first = await runHarness("up", opts);
+    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
+    assert.deepEqual(first.report.summary, { import: 6 });
+    const second = await runHarness("up", opts);
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.deepEqual(second.report.summary, { same: 6 });
+  });
+});
+
+describe("import snippets for edge routers, external JWT signers and posture checks", function () {
+  this.timeout(120_000);
+  let mock: MockServer;
+  let workdir: string;
+  before(async () => {
+    mock = await startMockServer();
+    await configureFor(mockConfig(mock));
+    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
+  });
+  after(async () => {
+    await mock.close();
+    fs.rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it("prints declarations (no enrollment JWT) that the harness imports without a change", async () => {
+    const router = await createChecked("EdgeRouter", { name: "west-1", roleAttributes: ["west"], cost: 3 });
+    await createChecked("ExternalJwtSigner", {
+      name: "keycloak",
+      issuer: "https://login.example.com",
+      audience: "ziti",
+      jwksEndpoint: "https://login.example.com/certs",
+      scopes: ["openid"],
+    });
+    await createChecked("PostureCheck", {
+      name: "edr",
+      typeId: "PROCESS_MULTI",
+      processes: [{ osType: "Linux", path: "/opt/edr" }],
+    });
+    await createChecked("PostureCheck", { name: "mfa", typeId: "MFA", promptOnWake: true });
+    const text = await importSnippets(context(), {
+      kinds: ["EdgeRouter", "ExternalJwtSigner", "PostureCheck"],
+    });
+    assert.match(
+      text,
+      new RegExp(`new frontdoor\\.EdgeRouter\\("west-1", [^]*cost: 3,[^]*import: "${router.id}"`),
+    );
+    assert.match(
+      text,
+      /new frontdoor\.PostureCheck\("mfa", \{[\s\S]*typeId: "MFA",[\s\S]*promptOnWake: true,/,
+    );
+    assert.doesNotMatch(text, /enrollmentJwt|reEnrollmentTrigger/);
+    assert.doesNotMatch(text, new RegExp(String(router.outs.enrollmentJwt)));
+    fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted-edge\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(workdir, "package.json"), '{"name": "adopted-edge", "private": true}\n');
+    fs.writeFileSync(path.join(workdir, "index.ts"), text);
+    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
+    const opts = {
+      programDir: workdir,
+      stateFile: path.join(workdir, "state.json"),
+      config,
+      secretConfig: { "frontdoor:edgePassword": edgePassword },
+    };
+    const first = await runHarness("up", opts);
+    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
+    assert.deepEqual(first.report.summary, { import: 4 });
+    const second = await runHarness("up", opts);
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.deepEqual(second.report.summary, { same: 4 });
   });
 });

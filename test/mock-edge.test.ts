@@ -387,7 +387,7 @@ describe("edge management API mock", function () {
       assert.equal((await client.call("GET", "/auth-policies/default")).status, 200);
     });
 
-    it("PATCH with primary zeroes the nested fields it was not given; PUT replaces correctly", async () => {
+    it("PATCH of nested primary fields resets those to their defaults (the controller's bug); PUT replaces correctly", async () => {
       const body = fullPolicy(unique("policy"));
       const id = (await client.call("POST", "/auth-policies", { body })).body.data.id;
       const read = async () => (await client.call("GET", `/auth-policies/${id}`)).body.data;
@@ -398,11 +398,20 @@ describe("edge management API mock", function () {
       });
       assert.equal(patch.status, 200);
       const broken = await read();
-      assert.equal(broken.primary.updb.minPasswordLength, 20);
-      assert.equal(broken.primary.updb.maxAttempts, 0, "the controller bug drops unsent fields");
-      assert.equal(broken.primary.updb.allowed, false);
-      assert.equal(broken.primary.cert.allowed, false);
-      assert.deepEqual(broken.secondary, body.secondary, "secondary is untouched");
+      assert.equal(
+        broken.primary.updb.minPasswordLength,
+        5,
+        "the field sent is reset to its default, not set",
+      );
+      assert.deepEqual(
+        {
+          ...broken.primary,
+          updb: { ...broken.primary.updb, minPasswordLength: body.primary.updb.minPasswordLength },
+        },
+        body.primary,
+        "the fields not sent stay",
+      );
+      assert.equal(broken.secondary.requireTotp, body.secondary.requireTotp, "secondary is untouched");
 
       const fixed = {
         ...body,
@@ -448,7 +457,7 @@ describe("edge management API mock", function () {
         { role: `@${identityId}`, name: "@zeta-identity" },
       ]);
       assert.equal(policy.semantic, "AllOf");
-      assert.deepEqual(policy.edgeRouterRoles, []);
+      assert.equal(policy.edgeRouterRoles, null, "unset roles read null, as on the real controller");
       assert.deepEqual(policy.edgeRouterRolesDisplay, []);
       assert.equal(policy.isSystem, false);
 
@@ -462,8 +471,8 @@ describe("edge management API mock", function () {
 
       await client.call("PUT", `/edge-router-policies/${id}`, { body: { name, semantic: "AllOf" } });
       const put = (await client.call("GET", `/edge-router-policies/${id}`)).body.data;
-      assert.deepEqual(put.identityRoles, []);
-      assert.deepEqual(put.edgeRouterRoles, []);
+      assert.equal(put.identityRoles, null);
+      assert.equal(put.edgeRouterRoles, null);
 
       const listed = await client.call(
         "GET",
@@ -530,7 +539,7 @@ describe("edge management API mock", function () {
       const id = create.body.data.id;
       const got = (await client.call("GET", `/cas/${id}`)).body.data;
       assert.equal(got.isVerified, false);
-      assert.match(got.verificationToken, /^[0-9a-f-]{36}$/);
+      assert.match(got.verificationToken, /^[\w-]{9}$/, "a short id, as on the real controller");
       assert.equal(got.fingerprint, nodeFingerprint(otherCa.certPem));
       assert.equal(got.certPem, otherCa.certPem);
 

@@ -133,12 +133,48 @@ describe("mock server: Frontdoor management API", () => {
       }
     });
 
-    it("accepts Basic with base64(username:token) and the literal username:token form", async () => {
-      const encoded = Buffer.from(`someone:${token()}`).toString("base64");
-      assert.equal((await call(server, "GET", path(), { auth: `Basic ${encoded}` })).status, 200);
+    it("accepts exactly the seed's 'Basic <username:token>' (colon separator), not base64", async () => {
       assert.equal((await call(server, "GET", path(), { auth: `Basic someone:${token()}` })).status, 200);
-      const wrong = Buffer.from("someone:not-a-token").toString("base64");
-      expectError(await call(server, "GET", path(), { auth: `Basic ${wrong}` }), 401, "unauthorized");
+      expectError(
+        await call(server, "GET", path(), { auth: "Basic someone:not-a-token" }),
+        401,
+        "unauthorized",
+      );
+      const encoded = Buffer.from(`someone:${token()}`).toString("base64");
+      for (const auth of [
+        `Basic ${encoded}`,
+        `Basic ${token()}`,
+        `Basic :${token()}`,
+        "Basic someone:",
+        `Basic  someone:${token()}`,
+      ]) {
+        expectError(await call(server, "GET", path(), { auth }), 400, "invalid_request", "username:token");
+      }
+    });
+
+    it("shows a skewed clock in its Date header and judges expiry by it", async () => {
+      const skewed = await startMockServer({ frontdoor: { clockSkewSeconds: 7200 } });
+      try {
+        const shortLived = skewed.frontdoor.issueToken({ frontdoorIds: ["fd-skew"], ttlSeconds: 600 });
+        const reply = await call(skewed, "GET", "/frontdoor/fd-skew/auth-providers", {
+          auth: `Bearer ${shortLived}`,
+        });
+        assert.equal(reply.status, 200, reply.text);
+        const shown = Date.parse(reply.headers.get("date")!);
+        assert.ok(Math.abs(shown - (Date.now() + 7200_000)) < 5000, reply.headers.get("date")!);
+        // A certificate request token the server made an hour ago (its clock) is valid for the day.
+        const record = (
+          await call(skewed, "POST", "/frontdoor/fd-skew/certificate-request-tokens", {
+            auth: `Bearer ${shortLived}`,
+            body: { name: "t" },
+          })
+        ).body;
+        assert.ok(Math.abs(Date.parse(record.createdAt) - (Date.now() + 7200_000)) < 5000);
+      } finally {
+        await skewed.close();
+      }
+      const normal = await call(server, "GET", path());
+      assert.ok(Math.abs(Date.parse(normal.headers.get("date")!) - Date.now()) < 5000);
     });
 
     it("answers 401 for a missing, unknown or expired token", async () => {
@@ -532,21 +568,17 @@ describe("mock server: Frontdoor management API", () => {
       assert.deepEqual((await fd.call("GET", `/certificate-request-tokens/${record.id}`)).body, record);
       assert.deepEqual((await fd.call("GET", "/certificate-request-tokens")).body.content, [record]);
 
-      const lookup = await call(
-        server,
-        "GET",
-        `${fd.base}/certificate-request-tokens/by-token/${record.token}`,
-        { auth: null },
-      );
+      // The by-token lookup is an authenticated call (only token-based creation is anonymous).
+      const byToken = `/certificate-request-tokens/by-token/${record.token}`;
+      const lookup = await fd.call("GET", byToken);
       assert.equal(lookup.status, 200);
       assert.deepEqual(lookup.body, record);
-      const unknown = await call(
-        server,
-        "GET",
-        `${fd.base}/certificate-request-tokens/by-token/crt_unknown`,
-        { auth: null },
-      );
-      expectError(unknown, 404, "not_found");
+      const anonymous = await call(server, "GET", `${fd.base}${byToken}`, { auth: null });
+      expectError(anonymous, 401, "unauthorized", "missing");
+      assert.ok(!anonymous.text.includes(record.token));
+      const otherFrontdoor = await call(server, "GET", `${fd.base}${byToken}`);
+      expectError(otherFrontdoor, 403, "not_found", fd.id);
+      expectError(await fd.call("GET", "/certificate-request-tokens/by-token/crt_unknown"), 404, "not_found");
     });
 
     it("refuses to change the token and supports patch, put and delete", async () => {
@@ -588,7 +620,7 @@ describe("mock server: Frontdoor management API", () => {
       expectError(await fd.call("GET", path), 404, "not_found");
     });
 
-    it("creates a certificate from a CSR with the token's subject and name, once", async () => {
+    it("creates a certificate from a CSR with the token's subject and name; the token stays usable", async () => {
       const fd = freshFrontdoor(server, "crtc");
       const token = (
         await fd.call("POST", "/certificate-request-tokens", {
@@ -609,13 +641,34 @@ describe("mock server: Frontdoor management API", () => {
       assert.equal(subjectValue(certificate, "OU"), "Shops");
       assert.ok(forge.pki.certificateFromPem(server.frontdoor.caCertificatePem(fd.id)).verify(certificate));
 
-      // Single use: the token record is gone and a second use is refused.
-      expectError(await fd.call("GET", `/certificate-request-tokens/${token.id}`), 404, "not_found");
+      // Usable until expiresAt (the seed says nothing of single use): the token stays. A second CSR
+      // would make a second certificate of the same name (409); an upload under a new name works.
+      assert.deepEqual((await fd.call("GET", `/certificate-request-tokens/${token.id}`)).body, token);
       const again = await call(server, "POST", path, {
         auth: null,
         body: { type: "CSR", value: makeCsr("x") },
       });
-      expectError(again, 401, "unauthorized", "not valid");
+      expectError(again, 409, "conflict", "kiosk");
+      const upload = await call(server, "POST", path, {
+        auth: null,
+        body: { name: "kiosk-spare", type: "CERTIFICATE", value: selfSignedCertificate("spare") },
+      });
+      assert.equal(upload.status, 201, upload.text);
+    });
+
+    it("deletes a used token only with the consumeCertificateRequestTokens option", async () => {
+      const consuming = await startMockServer({ frontdoor: { consumeCertificateRequestTokens: true } });
+      try {
+        const fd = freshFrontdoor(consuming, "consume");
+        const token = (await fd.call("POST", "/certificate-request-tokens", { body: { name: "once" } })).body;
+        const path = `${fd.base}/client-certificates/token/${token.token}`;
+        const body = { type: "CSR", value: makeCsr("x") };
+        assert.equal((await call(consuming, "POST", path, { auth: null, body })).status, 201);
+        expectError(await fd.call("GET", `/certificate-request-tokens/${token.id}`), 404, "not_found");
+        expectError(await call(consuming, "POST", path, { auth: null, body }), 401, "unauthorized");
+      } finally {
+        await consuming.close();
+      }
     });
 
     it("uploads a certificate under the given name with a token", async () => {
@@ -636,7 +689,7 @@ describe("mock server: Frontdoor management API", () => {
       const created = await call(server, "POST", path, { auth: null, body });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.name, "uploaded-by-token");
-      assert.equal((await fd.call("GET", "/certificate-request-tokens")).body.totalElements, 0);
+      assert.equal((await fd.call("GET", "/certificate-request-tokens")).body.totalElements, 1);
     });
 
     it("refuses an expired token with 401 on lookup and on use", async () => {
@@ -645,12 +698,7 @@ describe("mock server: Frontdoor management API", () => {
       server.frontdoor.patch(fd.id, "certificate-request-tokens", token.id, {
         expiresAt: new Date(Date.now() - 1000).toISOString(),
       });
-      const lookup = await call(
-        server,
-        "GET",
-        `${fd.base}/certificate-request-tokens/by-token/${token.token}`,
-        { auth: null },
-      );
+      const lookup = await fd.call("GET", `/certificate-request-tokens/by-token/${token.token}`);
       expectError(lookup, 401, "unauthorized", "expired");
       const use = await call(server, "POST", `${fd.base}/client-certificates/token/${token.token}`, {
         auth: null,
@@ -749,6 +797,14 @@ describe("mock server: Frontdoor management API", () => {
       const list = await fd.call("GET", "/custom-frontends");
       assert.equal(list.body.totalElements, 1);
       assert.equal(list.body.content[0].status, "ACTIVE");
+      // The list is "not shown" in the seed: the mock can go without it.
+      server.frontdoor.options.listCustomFrontends = false;
+      try {
+        expectError(await fd.call("GET", "/custom-frontends"), 405, "method_not_allowed");
+        assert.equal((await fd.call("GET", `/custom-frontends/${id}`)).status, 200);
+      } finally {
+        delete server.frontdoor.options.listCustomFrontends;
+      }
 
       expectError(
         await fd.call("PATCH", `/custom-frontends/${id}`, { body: { hostname: "x.example.com" } }),

@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import forge from "node-forge";
-import { type MockServer, startMockServer } from "./mock/server";
+import { CONTROL_TOKEN_HEADER, controlHeaders, type MockServer, startMockServer } from "./mock/server";
 import type { MockRequest } from "./mock/types";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,9 +47,31 @@ async function providerNames(server: MockServer): Promise<string[]> {
 const control = (server: MockServer, method: string, route: string, body?: unknown) =>
   fetch(`${server.url}/__mock/${route}`, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: controlHeaders(server.controlToken),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+/** A raw HTTP request with a Host header of our choosing (fetch does not let a caller set Host). */
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    request.on("error", reject);
+    request.end(options.body);
+  });
+}
 
 describe("mock server", () => {
   let server: MockServer;
@@ -165,7 +188,9 @@ describe("mock server", () => {
       const before = Date.now();
       await createProvider(server, "logged");
       await fetch(`${providersPath(server)}?page=0&size=5`, { headers: authHeaders(server) });
-      await fetch(`${server.url}/frontdoor/fd-demo/certificate-request-tokens/by-token/crt_secretvalue`);
+      await fetch(`${server.url}/frontdoor/fd-demo/certificate-request-tokens/by-token/crt_secretvalue`, {
+        headers: authHeaders(server),
+      });
       assert.deepEqual(
         server.log.map((entry) => [entry.method, entry.path, entry.status]),
         [
@@ -216,6 +241,54 @@ describe("mock server", () => {
         { ...credentials, url: undefined, caPem: undefined },
         { ...server.credentials, url: undefined, caPem: undefined },
       );
+    });
+
+    it("refuses calls without the token printed at start, and writes that are not JSON", async () => {
+      const url = `${server.url}/__mock/faults`;
+      const rule = JSON.stringify({ kind: "503" });
+      const noToken = await fetch(`${server.url}/__mock/credentials`);
+      assert.equal(noToken.status, 401);
+      assert.ok(!(await noToken.text()).includes(server.credentials.frontdoorToken));
+      const wrong = await fetch(url, {
+        method: "POST",
+        headers: controlHeaders("0".repeat(server.controlToken.length)),
+        body: rule,
+      });
+      assert.equal(wrong.status, 401);
+      // What a cross-site form post looks like: a simple content type, no custom header possible.
+      for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]) {
+        const form = await fetch(url, {
+          method: "POST",
+          headers: { [CONTROL_TOKEN_HEADER]: server.controlToken, "content-type": contentType },
+          body: rule,
+        });
+        assert.equal(form.status, 415, contentType);
+      }
+      const noType = await rawRequest(url, {
+        method: "POST",
+        headers: { [CONTROL_TOKEN_HEADER]: server.controlToken },
+        body: rule,
+      });
+      assert.equal(noType.status, 415);
+      assert.equal(server.faults.pending, 0, "a refused call changed the mock");
+      assert.equal((await control(server, "POST", "faults", { kind: "503" })).status, 204);
+      assert.equal(server.faults.pending, 1);
+    });
+
+    it("answers only requests whose Host is a loopback name", async () => {
+      const port = new URL(server.url).port;
+      const credentials = `${server.url}/__mock/credentials`;
+      const token = { [CONTROL_TOKEN_HEADER]: server.controlToken };
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, "api.localhost"]) {
+        assert.equal((await rawRequest(credentials, { headers: { ...token, host } })).status, 200, host);
+      }
+      server.clearLog();
+      for (const host of [`attacker.example:${port}`, "127.0.0.1.nip.io", "10.0.0.1", "localhost.evil.com"]) {
+        assert.equal((await rawRequest(credentials, { headers: { ...token, host } })).status, 403, host);
+        const api = await rawRequest(providersPath(server), { headers: { ...authHeaders(server), host } });
+        assert.equal(api.status, 403, `API via ${host}`);
+      }
+      assert.deepEqual(server.log, [], "a refused request reached the APIs");
     });
 
     it("changes and deletes Frontdoor objects behind the API's back", async () => {
@@ -309,10 +382,15 @@ describe("mock server with TLS", () => {
   it("serves HTTPS that a client trusting caPem accepts and others refuse", async () => {
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.match(server.caPem ?? "", /BEGIN CERTIFICATE/);
-    const trusted = await get(`${server.url}/__mock/credentials`, { ca: server.caPem, agent: false });
+    const headers = controlHeaders(server.controlToken);
+    const trusted = await get(`${server.url}/__mock/credentials`, {
+      ca: server.caPem,
+      agent: false,
+      headers,
+    });
     assert.equal(trusted.status, 200);
     await assert.rejects(
-      get(`${server.url}/__mock/credentials`, { agent: false }),
+      get(`${server.url}/__mock/credentials`, { agent: false, headers }),
       /self.signed|unable to verify|certificate/i,
     );
   });
@@ -358,7 +436,11 @@ describe("mock server CLI", () => {
       output += chunk;
     });
     const deadline = Date.now() + 30_000;
-    while (!output.includes("export FRONTDOOR_TOKEN=") && Date.now() < deadline && child.exitCode === null) {
+    while (
+      !output.includes("export FRONTDOOR_MOCK_TOKEN=") &&
+      Date.now() < deadline &&
+      child.exitCode === null
+    ) {
       await sleep(50);
     }
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
@@ -366,12 +448,34 @@ describe("mock server CLI", () => {
     assert.ok(output.includes(`export FRONTDOOR_API_URL=${url}\n`));
     assert.ok(output.includes("export FRONTDOOR_ID=fd-demo\n"));
     assert.ok(output.includes(`export FRONTDOOR_TOKEN_URL=${url}/oauth2/token\n`));
-    const credentials = (await (await fetch(`${url}/__mock/credentials`)).json()) as any;
+    const token = /^export FRONTDOOR_MOCK_TOKEN=([0-9a-f]{32,})$/m.exec(output)?.[1];
+    assert.ok(token, output);
+    assert.equal((await fetch(`${url}/__mock/credentials`)).status, 401);
+    const credentials = (await (
+      await fetch(`${url}/__mock/credentials`, { headers: controlHeaders(token) })
+    ).json()) as any;
     assert.ok(output.includes(`export FRONTDOOR_TOKEN=${credentials.frontdoorToken}\n`));
     assert.ok(output.includes(credentials.edgePassword));
 
     const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
+  });
+
+  it("warns when told to bind to an address that is not loopback", async () => {
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine: the bind fails, so nothing is exposed,
+    // and the warning comes before it.
+    child = spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", "test/mock/cli.ts", "--host", "192.0.2.1", "--port", "0"],
+      { cwd: path.resolve(__dirname, ".."), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child!.once("exit", (c) => resolve(c)));
+    assert.match(stderr, /warning: the mock server binds to 192\.0\.2\.1, not a loopback address/);
+    assert.equal(code, 1, stderr);
   });
 });

@@ -166,6 +166,12 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
       badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0004" },
     },
     {
+      dir: "zero-trust-app",
+      config: { ...edgeCfg, namePrefix: "scan-zt" },
+      secretConfig: edgeSecret,
+      badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0007" },
+    },
+    {
       dir: "event-report",
       config: searchCfg,
       secretConfig: searchSecret,
@@ -210,6 +216,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     "edge-access",
     "event-report",
     "gitops",
+    "zero-trust-app",
   ]) {
     it(`examples/${name}: up, refresh, a failing up and destroy leak no secret`, async () => {
       const example = examples().find((e) => e.dir === name)!;

@@ -31,7 +31,7 @@ const partnerCert = new frontdoor.ClientCertificate("partner", {
   ),
 });
 
-// 3. A single-use enrolment token for a device: it calls createCertificateWithToken itself.
+// 3. An enrolment token for a device (usable until expiresAt): it calls createCertificateWithToken itself.
 const enrolment = new frontdoor.CertificateRequestToken("sensor-enrolment", {
   name: `${prefix}-sensor-17`,
   commonName: `${prefix}-sensor-17.devices.example.com`,

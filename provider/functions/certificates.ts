@@ -1,6 +1,8 @@
-// Token-authenticated calls: what the holder of a certificate request token (e.g. a device in the field)
-// can do WITHOUT API credentials. The token is the credential and travels in the URL path, so it is
-// registered as a secret before any request: error messages and debug lines show `[secret]` instead.
+// Certificate request token calls. Creating a certificate with a token is what its holder (e.g. a device
+// in the field) can do WITHOUT API credentials: the token is the credential. Looking a token up
+// (by-token) is an authenticated call in the seed, so validation sends the configured API credentials.
+// The token travels in the URL path, so it is registered as a secret before any request: error
+// messages and debug lines show `[secret]` instead.
 import { z } from "zod";
 import type { RawSettings } from "../config";
 import { required } from "../config";
@@ -96,42 +98,56 @@ export async function createCertificateWithToken(
   const body = args.csrPem
     ? { type: "CSR", value: args.csrPem }
     : { name: args.name, type: "CERTIFICATE", value: args.certificatePem };
-  const created = await tokenCall("createCertificateWithToken", args, settings, (client, frontdoorId) =>
-    client.call<Record<string, unknown>>({
-      method: "POST",
-      path: FrontdoorClient.path(frontdoorId, "client-certificates", "token", args.token),
-      body,
-      anonymous: true,
-      resource: "certificate request token",
-    }),
+  const created = await tokenCall(
+    "createCertificateWithToken",
+    args,
+    settings,
+    "anonymous",
+    (client, frontdoorId) =>
+      client.call<Record<string, unknown>>({
+        method: "POST",
+        path: FrontdoorClient.path(frontdoorId, "client-certificates", "token", args.token),
+        body,
+        anonymous: true,
+        resource: "certificate request token",
+      }),
   );
   return pick(CreateCertificateWithTokenResult, created);
 }
 
-/** GET `/frontdoor/{fd}/certificate-request-tokens/by-token/{token}` without an Authorization header. */
+/** GET `/frontdoor/{fd}/certificate-request-tokens/by-token/{token}` with the API credentials. */
 export async function validateCertificateRequestToken(
   input: ValidateCertificateRequestTokenArgs,
   settings: RawSettings = {},
 ): Promise<ValidateCertificateRequestTokenResult> {
   const args = parseArgs("validateCertificateRequestToken", ValidateCertificateRequestTokenArgs, input);
-  const record = await tokenCall("validateCertificateRequestToken", args, settings, (client, frontdoorId) =>
-    client.call<Record<string, unknown>>({
-      method: "GET",
-      path: FrontdoorClient.path(frontdoorId, "certificate-request-tokens", "by-token", args.token),
-      anonymous: true,
-      resource: "certificate request token",
-    }),
+  const record = await tokenCall(
+    "validateCertificateRequestToken",
+    args,
+    settings,
+    "credentials",
+    (client, frontdoorId) =>
+      client.call<Record<string, unknown>>({
+        method: "GET",
+        path: FrontdoorClient.path(frontdoorId, "certificate-request-tokens", "by-token", args.token),
+        resource: "certificate request token",
+      }),
   );
   return pick(ValidateCertificateRequestTokenResult, record);
 }
 
 type ConnectionArgs = { apiUrl?: string; caBundle?: string; frontdoorId?: string; token: string };
 
-/** Runs one anonymous call with a client of its own, and turns the token's refusals into clear errors. */
+/**
+ * Runs one call with a client of its own (anonymous, or with the configured API credentials), and
+ * turns the token's refusals into clear errors. The seed says nothing of single use: a token may be
+ * refused after use by a service that consumes tokens, so the messages allow for it.
+ */
 async function tokenCall<T>(
   fn: string,
   args: ConnectionArgs,
   settings: RawSettings,
+  auth: "anonymous" | "credentials",
   work: (client: FrontdoorClient, frontdoorId: string) => Promise<T>,
 ): Promise<T> {
   registerSecret(args.token);
@@ -142,21 +158,27 @@ async function tokenCall<T>(
     frontdoorId: args.frontdoorId ?? settings.frontdoorId,
   };
   const frontdoorId = required(merged, "frontdoorId", fn);
-  const client = new FrontdoorClient(merged, noAuth);
+  const client = new FrontdoorClient(merged, auth === "anonymous" ? noAuth : undefined);
   try {
     return await work(client, frontdoorId);
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
-      const why =
-        err.status === 401
-          ? "certificate request token expired or already used"
-          : "certificate request token not found (unknown, or already used)";
-      throw new ProviderError(`${fn}: ${why} (HTTP ${err.status}: ${err.serverMessage})`);
+      throw new ProviderError(
+        `${fn}: ${refusal(err.status, auth)} (HTTP ${err.status}: ${err.serverMessage})`,
+      );
     }
     throw err;
   } finally {
     await client.http.close();
   }
+}
+
+function refusal(status: number, auth: "anonymous" | "credentials"): string {
+  if (status === 404)
+    return "certificate request token not found (unknown, deleted, or consumed by a service that deletes used tokens)";
+  return auth === "anonymous"
+    ? "certificate request token refused: expired, unknown, or consumed by a service that deletes used tokens"
+    : "refused: the certificate request token expired, or the API credentials were not accepted";
 }
 
 function parseArgs<S extends z.ZodType>(fn: string, schema: S, input: unknown): z.output<S> {
@@ -183,15 +205,17 @@ export const certificateFunctions: FunctionDefinition[] = [
     description:
       "Creates a client certificate with a certificate request token, without API credentials: from a CSR " +
       "(signed with the token's subject, named after the token) or by uploading a certificate under a name. " +
-      "The token is single-use. Fails clearly when the token expired or was already used.",
+      "A token is usable until `expiresAt` (the API documents no single use). Fails clearly when the token " +
+      "is refused (expired or unknown).",
     inputs: CreateCertificateWithTokenArgs,
     outputs: CreateCertificateWithTokenResult,
   },
   {
     name: "validateCertificateRequestToken",
     description:
-      "Checks a certificate request token without API credentials and returns its record (name, preset subject, " +
-      "expiry). Fails when the token is unknown, expired or already used.",
+      "Checks a certificate request token and returns its record (name, preset subject, expiry). The lookup is " +
+      "an authenticated call: it uses the provider's API credentials (frontdoor:token, ...). Fails when the " +
+      "token is unknown or expired.",
     inputs: ValidateCertificateRequestTokenArgs,
     outputs: ValidateCertificateRequestTokenResult,
   },

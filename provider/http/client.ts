@@ -4,7 +4,7 @@
 // Frontdoor, Edge and search clients share this mechanism and differ only in how they sign requests.
 import { Agent, type Dispatcher, request } from "undici";
 import { debug } from "../log";
-import { ApiError, ProviderError } from "./errors";
+import { ApiError, clockSkewHint, ProviderError } from "./errors";
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -138,13 +138,14 @@ export class HttpClient {
       }
       if (status >= 400 && !opts.accept?.includes(status)) {
         const { code, message } = this.parseError(response.body);
+        const hint = status === 401 ? clockSkewHint(response.headers.date) : "";
         throw new ApiError({
           resource,
           method: opts.method,
           path: opts.path,
           status,
           code,
-          serverMessage: message ?? describeBody(response.body),
+          serverMessage: (message ?? describeBody(response.body)) + hint,
         });
       }
       return response as HttpResponse<T>;

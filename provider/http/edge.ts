@@ -1,7 +1,14 @@
 // The OpenZiti Edge management API client: paths under `<edgeUrl>/edge/management/v1`, answers in
 // the envelope `{data, meta}`, errors `{error: {code, message, cause: {field, reason, value}}}`,
 // lists paged with limit/offset and filtered with ZitiQL. Authentication: see edgeAuth.ts.
-import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
+import {
+  assertValidSettings,
+  pemSetting,
+  type RawSettings,
+  requestTimeoutMs,
+  required,
+  retryPolicy,
+} from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
 import { ProviderError } from "./errors";
@@ -22,6 +29,7 @@ export class EdgeClient {
   readonly auth: EdgeSessionAuth;
 
   constructor(settings: RawSettings) {
+    assertValidSettings(settings);
     const edgeUrl = required(settings, "edgeUrl", "The Edge management API");
     const clientCertPem = pemSetting(settings.edgeCertPem, "edgeCertPem");
     const clientKeyPem = pemSetting(settings.edgeKeyPem, "edgeKeyPem");
@@ -132,7 +140,14 @@ export const edgeError: ErrorParser = (body) => {
   const cause =
     error.cause && typeof error.cause === "object" ? (error.cause as Record<string, unknown>) : {};
   const field = typeof cause.field === "string" ? cause.field : undefined;
-  const reason = typeof cause.reason === "string" ? cause.reason : undefined;
+  // A real controller explains some errors only in the cause's message, e.g. a 404 for a create
+  // that names a service that does not exist: "services with id svc-1 not found".
+  const reason =
+    typeof cause.reason === "string"
+      ? cause.reason
+      : typeof cause.message === "string"
+        ? cause.message
+        : undefined;
   const message = typeof error.message === "string" ? error.message : undefined;
   const detail = field || reason ? ` (${[field, reason].filter(Boolean).join(": ")})` : "";
   return {

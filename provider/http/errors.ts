@@ -57,3 +57,30 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
   }
 }
+
+/** A list endpoint the API does not document, and this server does not offer (404/405). */
+export class ListUnavailableError extends ProviderError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ListUnavailableError";
+  }
+}
+
+/** Beyond this difference between the local clock and the server's `Date` header, a 401 says so. */
+export const CLOCK_SKEW_LIMIT_SECONDS = 60;
+
+/**
+ * A hint for a 401 when the server's `Date` header and the local clock disagree: tokens are
+ * time-bound, and clock skew on the caller can make a token look expired (seed, Authentication 3).
+ */
+export function clockSkewHint(dateHeader: unknown, now = Date.now()): string {
+  const serverMs = typeof dateHeader === "string" ? Date.parse(dateHeader) : Number.NaN;
+  if (Number.isNaN(serverMs)) return "";
+  const skewSeconds = Math.round((now - serverMs) / 1000);
+  if (Math.abs(skewSeconds) <= CLOCK_SKEW_LIMIT_SECONDS) return "";
+  const direction = skewSeconds > 0 ? "ahead of" : "behind";
+  return (
+    ` (the local clock is ${Math.abs(skewSeconds)} s ${direction} the server's Date header: clock skew ` +
+    "can make a token look expired or not yet valid; synchronise the clock, e.g. with NTP)"
+  );
+}

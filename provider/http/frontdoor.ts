@@ -1,14 +1,21 @@
 // The Frontdoor management API client: every path is under /frontdoor/{frontdoorId}; errors are
 // `{error, message}`; lists come in pages `{content, pageable, totalElements, totalPages}`.
-import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
+import {
+  assertValidSettings,
+  pemSetting,
+  type RawSettings,
+  requestTimeoutMs,
+  required,
+  retryPolicy,
+} from "../config";
 import type { AuthScheme, RequestOptions } from "./client";
 import { HttpClient } from "./client";
 import {
-  basicAuth,
   bearerAuth,
   ClientCredentialsAuth,
   type ClientOptions,
   missingCredentials,
+  usernameTokenAuth,
 } from "./frontdoorAuth";
 
 export interface Page<T> {
@@ -24,6 +31,7 @@ export class FrontdoorClient {
   readonly http: HttpClient;
 
   constructor(settings: RawSettings, auth?: AuthScheme) {
+    assertValidSettings(settings);
     const baseUrl = required(settings, "apiUrl", "The Frontdoor API");
     const options = {
       tls: { caBundle: pemSetting(settings.caBundle, "caBundle") },
@@ -69,7 +77,7 @@ export class FrontdoorClient {
 }
 
 function frontdoorAuth(settings: RawSettings, options: ClientOptions): AuthScheme {
-  if (settings.token && settings.username) return basicAuth(settings.username, settings.token);
+  if (settings.token && settings.username) return usernameTokenAuth(settings.username, settings.token);
   if (settings.token) return bearerAuth(settings.token);
   if (settings.clientId && settings.clientSecret && settings.tokenUrl) {
     return new ClientCredentialsAuth(settings.tokenUrl, settings.clientId, settings.clientSecret, options);

@@ -1,5 +1,5 @@
-// Frontdoor API credentials: a static bearer token, HTTP Basic `username:token`, or an OAuth2
-// client-credentials grant whose access token is cached and renewed before it expires.
+// Frontdoor API credentials: a static bearer token, `Basic <username:token>` as the seed writes it,
+// or an OAuth2 client-credentials grant whose access token is cached and renewed before it expires.
 import { debug } from "../log";
 import { registerSecret } from "../redact";
 import { type AuthScheme, HttpClient, type HttpClientOptions } from "./client";
@@ -13,6 +13,22 @@ export function bearerAuth(token: string): AuthScheme {
   return { headers: async () => ({ authorization: `Bearer ${token}` }) };
 }
 
+/**
+ * The seed's `Authorization: Basic <username:token>`: one space after `Basic`, then username, colon,
+ * token, as they are (the seed shows no base64 step, unlike RFC 7617). Parts that would make the
+ * header ambiguous are refused before any call.
+ */
+export function usernameTokenAuth(username: string, token: string): AuthScheme {
+  if (username.includes(":") || /\s/.test(username)) {
+    throw new ProviderError(
+      "frontdoor:username must not contain a colon or whitespace (Basic username:token)",
+    );
+  }
+  if (/\s/.test(token)) throw new ProviderError("frontdoor:token must not contain whitespace");
+  return { headers: async () => ({ authorization: `Basic ${username}:${token}` }) };
+}
+
+/** RFC 7617 HTTP Basic (base64 of `id:secret`): the OAuth2 token endpoint's client authentication. */
 export function basicAuth(username: string, secret: string): AuthScheme {
   const encoded = Buffer.from(`${username}:${secret}`).toString("base64");
   return { headers: async () => ({ authorization: `Basic ${encoded}` }) };

@@ -1,8 +1,11 @@
-// Retry policy shared by every API client: exponential backoff with full jitter, bounded both in
-// attempts and in total time, honouring the server's Retry-After.
+// Retry policy shared by every API client: exponential backoff with full jitter, honouring the
+// server's Retry-After, bounded by time. A count alone is the wrong bound: under a rate limiter that
+// refuses half of all requests, one request in a thousand meets ten refusals in a row, so a run of a
+// few hundred objects would fail almost surely; a time budget lets every request through while the
+// service keeps answering, and still ends a run against a service that does not.
 
 export interface RetryPolicy {
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included (Infinity by default: the time budget ends the retries). */
   maxAttempts: number;
   /** Give up retrying once this much time has passed since the first attempt. */
   maxElapsedMs: number;
@@ -11,7 +14,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 10,
+  maxAttempts: Number.POSITIVE_INFINITY,
   maxElapsedMs: 120_000,
   baseDelayMs: 200,
   maxDelayMs: 10_000,

@@ -2,7 +2,14 @@
 // credentials (Elasticsearch/OpenSearch query DSL). It is a thin layer over HttpClient so searches get
 // the same retries, CA bundle handling and redacted errors as the management APIs; a vendor search
 // client would add a dependency and, for Elasticsearch's, send POST and its own media type instead.
-import { pemSetting, type RawSettings, requestTimeoutMs, required, retryPolicy } from "../config";
+import {
+  assertValidSettings,
+  pemSetting,
+  type RawSettings,
+  requestTimeoutMs,
+  required,
+  retryPolicy,
+} from "../config";
 import { registerSecret } from "../redact";
 import { HttpClient } from "./client";
 import { ApiError } from "./errors";
@@ -30,6 +37,7 @@ export class SearchClient {
   constructor(settings: RawSettings, connection: SearchConnection = {}) {
     const merged: RawSettings = { ...settings, ...definedOnly(connection) };
     registerSecret(merged.searchPassword);
+    assertValidSettings(merged);
     const baseUrl = required(merged, "searchUrl", "Event queries");
     const username = required(merged, "searchUsername", "Event queries");
     const password = required(merged, "searchPassword", "Event queries");

@@ -29,7 +29,7 @@ export const AuthPolicyPrimary = z
         allowedSigners: z
           .array(z.string().min(1))
           .default([])
-          .describe("External JWT signer ids allowed (empty: any)."),
+          .describe("External JWT signer ids allowed (empty: any); a set, order does not matter."),
       })
       .prefault({}),
     updb: z
@@ -120,6 +120,8 @@ export const authPolicy = {
     "requirements. Omitted fields take the controller's defaults. Deleting a policy that identities use fails.",
   inputs: AuthPolicyInputs,
   outputs: z.object({}),
+  // A set: a real controller does not keep the order it was given.
+  setProperties: ["primary.extJwt.allowedSigners"],
   ...putOperations(collection, body, outputs),
   ...collectionOperations(collection, (server) => outputs(server)),
   delete: remove,

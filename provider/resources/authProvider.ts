@@ -16,8 +16,11 @@ export const OidcData = z
       .describe("OAuth2 client secret (stored as a secret)."),
     scopes: z
       .array(z.string().min(1))
-      .default(["openid"])
-      .describe('Scopes to request (default ["openid"]).'),
+      .optional()
+      .describe(
+        'Scopes to request. Unset: ["openid"] when the provider creates the object, and not compared ' +
+          "afterwards, so an object made elsewhere without scopes imports as it is.",
+      ),
     supports_pkce: z.boolean().default(false).describe("Whether the issuer supports PKCE (default false)."),
   })
   .meta({ id: "OidcData", description: "Settings of an OIDC auth provider." });
@@ -68,8 +71,19 @@ function oidcAsStored(data: Props): Props {
   return { ...data, scopes: data.scopes ?? [], supports_pkce: data.supports_pkce ?? false };
 }
 
+/** Scopes sent when the program leaves them unset: what the object has, else ["openid"]. */
+const DEFAULT_SCOPES = ["openid"];
+
+/** The data to send: OIDC scopes left unset keep the object's current ones (or get the default). */
+function dataToSend(inputs: AuthProviderInputs, current?: Props): Props {
+  if (inputs.type !== "OIDC" || inputs.data.scopes !== undefined) return inputs.data;
+  const scopes = Array.isArray(current?.scopes) ? current.scopes : DEFAULT_SCOPES;
+  return { ...inputs.data, scopes };
+}
+
 async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
-  const { name, type, data, enabled } = inputs;
+  const { name, type, enabled } = inputs;
+  const data = dataToSend(inputs);
   let server = await collection.create(ctx, inputs, { name, type, data });
   // The create request has no `enabled`; a provider declared disabled is switched off right after.
   if (server.enabled !== enabled) server = await collection.patch(ctx, inputs, server.id, { enabled });
@@ -77,7 +91,8 @@ async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: AuthProviderInputs) {
-  const { name, type, data, enabled } = news;
+  const { name, type, enabled } = news;
+  const data = dataToSend(news, type === olds.type ? (olds.data as Props) : undefined);
   const fullChange = type !== olds.type || !sameValue(data, olds.data);
   // Type or data: PUT the whole definition (data is replaced, never merged); otherwise PATCH the rest.
   let server = fullChange
@@ -96,6 +111,7 @@ export const authProvider = {
   inputs: AuthProviderInputs,
   outputs: z.object({}),
   replaceOnChanges: ["frontdoorId"],
+  serverDefaults: ["data.scopes"],
   secretOutputs: ["data"],
   create,
   update,

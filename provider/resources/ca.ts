@@ -22,6 +22,7 @@ import {
 } from "../resource";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
+import { expiryFailures, singlePemProblem } from "./pem";
 import { tags } from "./roles";
 
 export const ExternalIdClaim = z
@@ -80,10 +81,12 @@ export type CaInputs = z.output<typeof CaInputs>;
 
 const collection = new EdgeCollection("Ca", "cas");
 
-function validate(inputs: CaInputs): CheckFailure[] {
+function validate(inputs: CaInputs, olds: Props): CheckFailure[] {
   // During a preview the certificate or key may not be known yet (e.g. computed from another
   // resource): it is checked again when the update runs.
   if (containsUnknown(inputs.certPem)) return [];
+  const problem = singlePemProblem(inputs.certPem);
+  if (problem) return [{ property: "certPem", reason: problem }];
   let cert: X509Certificate;
   try {
     // node:crypto rather than node-forge here: forge cannot read EC certificates, common for CAs.
@@ -94,6 +97,8 @@ function validate(inputs: CaInputs): CheckFailure[] {
   if (!cert.ca) {
     return [{ property: "certPem", reason: "is not a CA certificate (basicConstraints cA is not true)" }];
   }
+  const expired = expiryFailures(cert, "certPem", olds.certPem === inputs.certPem, collection.label(inputs));
+  if (expired.length) return expired;
   if (inputs.privateKeyPem === undefined || containsUnknown(inputs.privateKeyPem)) return [];
   const failure = (reason: string) => [{ property: "privateKeyPem", reason }];
   let key: ReturnType<typeof createPrivateKey>;
@@ -125,7 +130,8 @@ function body(inputs: CaInputs, identityNameFormat: unknown): Props {
   });
 }
 
-function sameCertificate(a: unknown, b: unknown): boolean {
+/** Whether two PEM texts hold the same certificate (whitespace aside). */
+export function sameCertificate(a: unknown, b: unknown): boolean {
   try {
     return new X509Certificate(String(a)).raw.equals(new X509Certificate(String(b)).raw);
   } catch {

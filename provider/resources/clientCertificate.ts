@@ -3,11 +3,17 @@
 import type { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { ApiError, ProviderError } from "../http/errors";
-import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { frontdoorId } from "./common";
+import { containsUnknown, type Props, type ResourceContext, type ResourceDefinition } from "../resource";
+import { daysUntil, daysUntilExpiry, frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations } from "./operations";
-import { certificateDetails, parseCertificateOrCsr, publicKeyDer } from "./pem";
+import {
+  certificateDetails,
+  expiryFailures,
+  parseCertificateOrCsr,
+  publicKeyDer,
+  singlePemProblem,
+} from "./pem";
 
 export const ClientCertificateInputs = z.strictObject({
   frontdoorId,
@@ -40,6 +46,7 @@ export const ClientCertificateOutputs = z.object({
   issuer: z.string().describe("Issuer distinguished name, RFC 4514 style."),
   notBefore: z.string().describe("Start of validity (ISO 8601)."),
   notAfter: z.string().describe("End of validity (ISO 8601)."),
+  daysUntilExpiry: daysUntilExpiry("the certificate"),
 });
 
 const collection = new FrontdoorCollection("ClientCertificate", "client-certificates");
@@ -52,6 +59,7 @@ const collection = new FrontdoorCollection("ClientCertificate", "client-certific
 function outputs(frontdoor: unknown, server: ServerObject, declared: unknown): Props {
   const certificatePem = typeof server.value === "string" ? server.value : "";
   const certificate = parseServerCertificate(certificatePem, server);
+  const details = certificateDetails(certificate);
   return {
     frontdoorId: frontdoor,
     name: server.name,
@@ -59,7 +67,8 @@ function outputs(frontdoor: unknown, server: ServerObject, declared: unknown): P
     createdAt: server.createdAt,
     createdBy: server.createdBy,
     certificatePem,
-    ...certificateDetails(certificate),
+    ...details,
+    daysUntilExpiry: daysUntil(details.notAfter),
   };
 }
 
@@ -129,11 +138,21 @@ export const clientCertificate = {
     "`certificatePem`). Names are unique among client certificates and certificate request tokens.",
   inputs: ClientCertificateInputs,
   outputs: ClientCertificateOutputs,
+  expiry: { at: "notAfter", what: "certificate", warningDays: 30 },
   replaceOnChanges: ["frontdoorId"],
-  validate(inputs) {
+  validate(inputs, olds) {
+    if (containsUnknown(inputs.value)) return [];
+    const problem = singlePemProblem(inputs.value);
+    if (problem) return [{ property: "value", reason: problem }];
     try {
-      parseCertificateOrCsr(inputs.value);
-      return [];
+      const parsed = parseCertificateOrCsr(inputs.value);
+      if (parsed.kind === "csr") return [];
+      return expiryFailures(
+        parsed.certificate,
+        "value",
+        olds.value === inputs.value,
+        collection.label(inputs),
+      );
     } catch (err) {
       return [{ property: "value", reason: (err as Error).message }];
     }

@@ -2,10 +2,10 @@
 // hosting infrastructure (status NEW); once it is PENDING the DNS records the user must create can be
 // read; it turns ACTIVE when they have propagated. The status moving on by itself is not drift.
 import { z } from "zod";
-import { ProviderError } from "../http/errors";
+import { ApiError, ListUnavailableError, ProviderError } from "../http/errors";
 import { debug } from "../log";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { frontdoorId } from "./common";
+import { frontdoorId, objectId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 
 const DNS_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
@@ -27,12 +27,10 @@ export const CustomFrontendInputs = z.strictObject({
     )
     .describe("The domain the user owns, e.g. `apps.example.com`. Changing it replaces the frontend."),
   authProviderIds: z
-    .array(z.string().min(1))
+    .array(objectId)
     .default([])
     .describe("Auth providers that shares of this frontend may use (order does not matter)."),
-  frontendId: z
-    .string()
-    .min(1)
+  frontendId: objectId
     .optional()
     .describe("Frontend to attach to (default: chosen by the service). Changing it replaces the frontend."),
   waitForActive: z
@@ -149,6 +147,23 @@ class NotReadyError extends ProviderError {
 
 const label = (props: Props) => collection.label({ name: props.hostname });
 
+/**
+ * Every custom frontend, from `GET .../custom-frontends`: a list the seed marks "not shown". A server
+ * without it (404/405) gets a clear error saying what to do instead (`why` names the purpose).
+ */
+async function listFrontends(ctx: ResourceContext, props: Props, why: string): Promise<ServerObject[]> {
+  try {
+    return await ctx.frontdoor().listAll<ServerObject>(collection.path(props.frontdoorId), label(props));
+  } catch (err) {
+    if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
+    throw new ListUnavailableError(
+      `${label(props)}: ${why}, but this server offers no list of custom frontends (GET ` +
+        `${collection.path(props.frontdoorId)} answered HTTP ${err.status}; the API documents no such list). ` +
+        `Import custom frontends by id instead: the import resource option with "${props.frontdoorId}/<id>".`,
+    );
+  }
+}
+
 function outputs(props: Props, seen: Observed): Props {
   const { server, dnsRecords } = seen;
   const records = dnsRecords ?? {};
@@ -215,13 +230,16 @@ export const customFrontend = {
     return refreshed;
   },
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
-  list: (ctx, scope) => collection.listIds(ctx, scope),
+  list: async (ctx, scope) =>
+    (await listFrontends(ctx, scope, "listing the existing custom frontends")).map((item) => item.id),
   // Hostnames are unique per frontdoor: a create whose answer was lost is adopted by hostname (and
   // waited for like a new one), instead of failing and leaving an orphan that blocks the hostname.
+  // Without a list on the server it fails saying so: the frontend may exist, and only its id finds it.
   async findExisting(ctx, inputs) {
-    const items = await ctx
-      .frontdoor()
-      .listAll<ServerObject>(collection.path(inputs.frontdoorId), label(inputs));
+    const why =
+      `the create's answer was lost, so a frontend for ${inputs.hostname} may exist now; ` +
+      "looking for it needs the list";
+    const items = await listFrontends(ctx, inputs, why);
     const wanted = inputs.hostname.toLowerCase();
     const match = items.find((item) => String(item.hostname ?? item.domainName).toLowerCase() === wanted);
     if (!match) return undefined;

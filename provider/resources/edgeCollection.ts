@@ -67,21 +67,22 @@ export class EdgeCollection {
 
 /**
  * Create and update of an Edge resource that sends its whole declared state: the controller answers a
- * create with an id only and an update (PUT) with nothing, so both read the object back.
+ * create with an id only and an update (PUT) with nothing, so both read the object back
+ * (`toState` gets the declared inputs too, for what the API never returns or spells differently).
  */
 export function putOperations<I extends Props>(
   collection: EdgeCollection,
   body: (inputs: I) => Props,
-  toState: (server: EdgeObject) => Props,
+  toState: (server: EdgeObject, inputs: I) => Props,
 ) {
   return {
     async create(ctx: ResourceContext, inputs: I) {
       const id = await collection.create(ctx, inputs, body(inputs));
-      return { id, outs: toState(await collection.require(ctx, inputs, id)) };
+      return { id, outs: toState(await collection.require(ctx, inputs, id), inputs) };
     },
     async update(ctx: ResourceContext, id: string, _olds: Props, news: I) {
       await collection.put(ctx, news, id, body(news));
-      return toState(await collection.require(ctx, news, id));
+      return toState(await collection.require(ctx, news, id), news);
     },
   };
 }

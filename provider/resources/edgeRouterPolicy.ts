@@ -5,21 +5,16 @@ import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { roles, tags } from "./roles";
+import { displayOf, RoleDisplay, roles, semantic, tags } from "./roles";
 
 export const EdgeRouterPolicyInputs = z.strictObject({
   name: z.string().min(1).describe("Name of the policy (unique)."),
-  semantic: z
-    .enum(["AllOf", "AnyOf"])
-    .default("AllOf")
-    .describe("Whether an object must match all roles (AllOf, default) or any (AnyOf)."),
+  semantic,
   edgeRouterRoles: roles("Edge routers the policy grants"),
   identityRoles: roles("Identities the policy applies to"),
   tags,
 });
 export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
-
-const RoleDisplay = z.array(z.object({ role: z.string(), name: z.string() }));
 
 const collection = new EdgeCollection("EdgeRouterPolicy", "edge-router-policies");
 
@@ -35,8 +30,8 @@ function outputs(server: EdgeObject): Props {
     edgeRouterRoles: listOf(server.edgeRouterRoles),
     identityRoles: listOf(server.identityRoles),
     tags: tagsOf(server.tags),
-    edgeRouterRolesDisplay: Array.isArray(server.edgeRouterRolesDisplay) ? server.edgeRouterRolesDisplay : [],
-    identityRolesDisplay: Array.isArray(server.identityRolesDisplay) ? server.identityRolesDisplay : [],
+    edgeRouterRolesDisplay: displayOf(server.edgeRouterRolesDisplay),
+    identityRolesDisplay: displayOf(server.identityRolesDisplay),
     isSystem: server.isSystem ?? false,
   };
 }

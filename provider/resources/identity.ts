@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { daysUntil, daysUntilExpiry, objectId } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
@@ -51,10 +52,7 @@ export const Enrollment = z
         .describe("One-time token enrollment (client certificate issued by the controller)."),
     }),
     z.strictObject({
-      ottca: z
-        .string()
-        .min(1)
-        .describe("One-time token enrollment with a certificate of this (verified) CA id."),
+      ottca: objectId.describe("One-time token enrollment with a certificate of this (verified) CA id."),
     }),
     z.strictObject({
       updb: z.string().min(4).max(100).describe("Username/password enrollment with this username."),
@@ -74,7 +72,7 @@ export const IdentityInputs = z.strictObject({
       "Identity type (default User). Controllers store User/Device/Service as Default; that is not a change.",
     ),
   isAdmin: z.boolean().default(false).describe("Whether the identity is an administrator (default false)."),
-  authPolicyId: z.string().min(1).default("default").describe('Auth policy id (default "default").'),
+  authPolicyId: objectId.default("default").describe('Auth policy id (default "default").'),
   externalId: z
     .string()
     .min(1)
@@ -86,9 +84,9 @@ export const IdentityInputs = z.strictObject({
     .enum(PRECEDENCES)
     .default("default")
     .describe('Default hosting precedence: default, required or failed (default "default").'),
-  serviceHostingCosts: z.record(z.string(), cost).default({}).describe("Hosting cost per service id."),
+  serviceHostingCosts: z.record(objectId, cost).default({}).describe("Hosting cost per service id."),
   serviceHostingPrecedences: z
-    .record(z.string(), z.enum(PRECEDENCES))
+    .record(objectId, z.enum(PRECEDENCES))
     .default({})
     .describe("Hosting precedence per service id."),
   appData: tags.describe("Application data (values: string, boolean or null)."),
@@ -115,6 +113,10 @@ export const IdentityOutputs = z.object({
     .string()
     .nullable()
     .describe("When the enrollment expires (ISO 8601), null once consumed."),
+  enrollmentDaysUntilExpiry: daysUntilExpiry("the pending enrollment").describe(
+    "Whole days until the pending enrollment expires, as of the last create, update or refresh (negative " +
+      "once expired; null without a pending enrollment). Never drift; programs warn near expiry.",
+  ),
   authenticators: Authenticators.describe("The identity's authenticators (cert fingerprint, updb username)."),
   isDefaultAdmin: z.boolean().describe("Whether this is the controller's default admin."),
   hasApiSession: z.boolean().describe("Whether the identity has an API session now."),
@@ -179,12 +181,15 @@ function outputs(server: EdgeObject, state: Props): Props {
     serviceHostingPrecedences: tagsOf(server.serviceHostingPrecedences),
     appData: tagsOf(server.appData),
     tags: tagsOf(server.tags),
-    permissions: listOf(server.permissions),
+    // Controllers older than the swagger's permissions (v1.6 among them) neither store nor return
+    // them: keep what is known instead of reporting a change nobody made (README: Real controllers).
+    permissions: "permissions" in server ? listOf(server.permissions) : listOf(state.permissions),
     // Never returned in this form: what the program asked for at creation.
     enrollment: state.enrollment ?? null,
     enrollmentJwt: (pending?.jwt as string | undefined) ?? null,
     enrollmentToken: (pending?.token as string | undefined) ?? null,
     enrollmentExpiresAt: (pending?.expiresAt as string | undefined) ?? null,
+    enrollmentDaysUntilExpiry: daysUntil(pending?.expiresAt),
     authenticators: {
       ...(authenticators.cert ? { cert: pick(authenticators.cert, ["id", "fingerprint"]) } : {}),
       ...(authenticators.updb ? { updb: pick(authenticators.updb, ["id", "username"]) } : {}),
@@ -225,6 +230,7 @@ export const identity = {
     "`enrollmentJwt` and `enrollmentToken` are secrets; they become null once the identity enrolled, which is not drift.",
   inputs: IdentityInputs,
   outputs: IdentityOutputs,
+  expiry: { at: "enrollmentExpiresAt", what: "enrollment", warningDays: 1 },
   replaceOnChanges: ["enrollment"],
   // Names are unique: the new identity can only be created once the old one is gone.
   deleteBeforeReplace: true,

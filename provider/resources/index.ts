@@ -6,10 +6,18 @@ import { authProvider } from "./authProvider";
 import { ca } from "./ca";
 import { certificateRequestToken } from "./certificateRequestToken";
 import { clientCertificate } from "./clientCertificate";
+import { config } from "./config";
+import { configType } from "./configType";
 import { customFrontend } from "./customFrontend";
+import { edgeRouter } from "./edgeRouter";
 import { edgeRouterPolicy } from "./edgeRouterPolicy";
+import { externalJwtSigner } from "./externalJwtSigner";
 import { identity } from "./identity";
 import { keyPair } from "./keyPair";
+import { postureCheck } from "./postureCheck";
+import { service } from "./service";
+import { serviceEdgeRouterPolicy } from "./serviceEdgeRouterPolicy";
+import { servicePolicy } from "./servicePolicy";
 
 export const resourceDefinitions: ResourceDefinition<any, any>[] = [
   authProvider,
@@ -21,6 +29,14 @@ export const resourceDefinitions: ResourceDefinition<any, any>[] = [
   authPolicy,
   edgeRouterPolicy,
   ca,
+  edgeRouter,
+  externalJwtSigner,
+  postureCheck,
+  configType,
+  config,
+  service,
+  servicePolicy,
+  serviceEdgeRouterPolicy,
 ];
 
 export function resourceDefinition(kind: string): ResourceDefinition {

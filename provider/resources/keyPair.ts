@@ -8,10 +8,16 @@ import { registerSecret } from "../redact";
 import type { Props, ResourceDefinition } from "../resource";
 import { generateKeyPairAndCsr } from "./pem";
 
+/** RFC 5280's upper bounds for CN, O and OU (ub-common-name etc.): longer ones make an invalid CSR. */
+const subjectAttribute = z
+  .string()
+  .min(1)
+  .max(64, "at most 64 characters (the X.509 limit for CN, O and OU)");
+
 export const KeyPairInputs = z.strictObject({
-  commonName: z.string().min(1).describe("Subject common name (CN) of the certificate request."),
-  organization: z.string().min(1).optional().describe("Subject organization (O)."),
-  organizationalUnit: z.string().min(1).optional().describe("Subject organizational unit (OU)."),
+  commonName: subjectAttribute.describe("Subject common name (CN) of the certificate request."),
+  organization: subjectAttribute.optional().describe("Subject organization (O)."),
+  organizationalUnit: subjectAttribute.optional().describe("Subject organizational unit (OU)."),
   keySize: z
     .union([z.literal(2048), z.literal(3072), z.literal(4096)])
     .default(2048)

@@ -3,10 +3,50 @@
 // includes verifying the self-signature (RSA only: the service signs RSA requests only, too).
 import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import forge from "node-forge";
+import { warn } from "../log";
+import type { CheckFailure } from "../resource";
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
 const CERTIFICATE = "CERTIFICATE";
 const CSR_LABELS = ["CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST"];
+
+const ANY_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
+
+/**
+ * Why a field meant to hold exactly one certificate (or certificate request) does not, or undefined.
+ * A private key pasted along with the certificate must never be uploaded or stored, a second block or
+ * text around the block would be sent as is: each is refused. The message never quotes the value.
+ */
+export function singlePemProblem(value: string): string | undefined {
+  const blocks = [...value.matchAll(ANY_BLOCK)];
+  if (
+    blocks.some((block) => block[1].includes("PRIVATE KEY")) ||
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)
+  )
+    return "holds a private key: give the certificate alone (the key is never uploaded or stored)";
+  if (blocks.length > 1) return `must hold exactly one PEM block, found ${blocks.length}`;
+  if (blocks.length === 1 && value.replace(blocks[0][0], "").trim() !== "")
+    return "has text before or after the PEM block: give the PEM block alone";
+  return undefined;
+}
+
+/**
+ * An expired certificate is refused when it is new or changed; one that expired since it was accepted
+ * (unchanged in the program) only draws a warning, so the run that replaces it is not blocked.
+ */
+export function expiryFailures(
+  certificate: X509Certificate,
+  property: string,
+  unchanged: boolean,
+  resource: string,
+): CheckFailure[] {
+  const notAfter = new Date(certificate.validTo);
+  if (notAfter.getTime() > Date.now()) return [];
+  const reason = `the certificate expired on ${notAfter.toISOString()}`;
+  if (!unchanged) return [{ property, reason: `${reason}: give a valid one` }];
+  warn(`${resource}: ${property}: ${reason}; renew it`);
+  return [];
+}
 
 export type ParsedPem =
   | { kind: "certificate"; certificate: X509Certificate }

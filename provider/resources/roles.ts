@@ -27,3 +27,16 @@ export const roleAttributes = z
   .array(z.string().min(1))
   .default([])
   .describe("Role attributes (without #) that policies select with `#<attribute>` (a set).");
+
+/** `[{role, name}]` as the controller returns it with each policy's roles. */
+export const RoleDisplay = z.array(z.object({ role: z.string(), name: z.string() }));
+
+/** A `*RolesDisplay` field of a policy (absent or null when the controller has none). */
+export function displayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export const semantic = z
+  .enum(["AllOf", "AnyOf"])
+  .default("AllOf")
+  .describe("Whether an object must match all roles (AllOf, default) or any (AnyOf).");

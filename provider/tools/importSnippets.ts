@@ -4,6 +4,7 @@
 // existing object, with its current settings as the inputs (so the first `up` shows no changes) and
 // every secret input as a `config.requireSecret(...)` placeholder to fill in.
 
+import { ListUnavailableError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { resourceDefinitions } from "../resources";
 import { propertyNames, secretPaths } from "../shape";
@@ -27,7 +28,17 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
   for (const def of resourceDefinitions) {
     if (!def.list || (options.kinds && !options.kinds.includes(def.kind))) continue;
     if (def.api === "frontdoor" && !scope.frontdoorId) continue;
-    for (const id of await def.list(ctx, scope)) {
+    let ids: string[];
+    try {
+      ids = await def.list(ctx, scope);
+    } catch (err) {
+      // A list the API does not document and the server lacks: asked for by kind, that is an error;
+      // otherwise the program says which kind was left out and how to import it by id.
+      if (!(err instanceof ListUnavailableError) || options.kinds) throw err;
+      lines.push("", `// ${def.kind}: not listed. ${err.message}`.replace(/\n/g, " "));
+      continue;
+    }
+    for (const id of ids) {
       const state = await def.read(ctx, id, scope);
       if (state) lines.push("", snippet(def, id, state, scope, names));
     }

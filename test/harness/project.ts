@@ -10,6 +10,11 @@ export function projectName(programDir: string): string {
   } catch {
     throw new Error(`no Pulumi.yaml in ${programDir}`);
   }
+  // The real CLI's Node.js language host runs nothing in a folder without package.json, and reports
+  // success with an empty stack (seen with pulumi 3.259): refuse it instead of running what it would not.
+  if (!fs.existsSync(path.join(programDir, "package.json"))) {
+    throw new Error(`no package.json in ${programDir}: the Pulumi CLI would run nothing there`);
+  }
   // Only the top-level `name:` is needed; a YAML parser would be a new dependency for one line.
   const m = /^name:\s*["']?([^"'\s#]+)/m.exec(text);
   if (!m) throw new Error(`${file} has no top-level "name:"`);

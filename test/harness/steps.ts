@@ -71,7 +71,8 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
     if (!read.id) throw new Error(`import of ${reg.name}: object ${reg.importId} does not exist`);
     const diff = await host.diff(reg.urn, read.id, read.outputs, inputs, read.inputs ?? inputs);
     if (diff.changes) {
-      const props = differingKeys(stripSecrets(inputs), read.outputs);
+      // Leaf paths (`data.scopes`), so a mismatch deep inside an object input is named exactly.
+      const props = differingPaths(stripSecrets(inputs), read.outputs);
       throw new Error(
         `import of ${reg.name} (${reg.importId}) would change properties [${props.join(", ")}]: ` +
           "make the program's inputs match the existing object",
@@ -141,6 +142,19 @@ function applyIgnoreChanges(news: Props, oldInputs: Props, ignore: string[]): Pr
 /** Top-level keys of `a` whose value differs (deeply) from `b`'s. */
 export function differingKeys(a: Props, b: Props): string[] {
   return Object.keys(a).filter((k) => k !== "__provider" && !deepEqual(a[k], b[k]));
+}
+
+/** Like differingKeys, but down to the leaves of plain objects: `data.scopes` rather than `data`. */
+export function differingPaths(a: Props, b: Props, prefix = ""): string[] {
+  return differingKeys(a, b).flatMap((k) => {
+    const [x, y] = [a[k], b?.[k]];
+    const nested = isPlainObject(x) && isPlainObject(y) ? differingPaths(x, y, `${prefix}${k}.`) : [];
+    return nested.length > 0 ? nested : [`${prefix}${k}`];
+  });
+}
+
+function isPlainObject(v: unknown): v is Props {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -1,10 +1,11 @@
 // `npm run mock-server -- [--port N] [--host H] [--tls]`: runs the mock server until SIGINT/SIGTERM and
-// prints its URL and the demo credentials as copy-pasteable `export` lines. These are fixed demo
-// values of a local mock, not real secrets, which is why printing them is fine here.
+// prints its URL, the demo credentials and the control token as copy-pasteable `export` lines. These
+// are demo values of a local mock, not real secrets, which is why printing them is fine here; the
+// control token is random per start, so only who reads this output can drive `/__mock/`.
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type MockServer, type MockServerOptions, startMockServer } from "./server";
+import { CONTROL_TOKEN_HEADER, type MockServer, type MockServerOptions, startMockServer } from "./server";
 
 function parseArgs(argv: string[]): MockServerOptions {
   const options: MockServerOptions = {};
@@ -32,6 +33,7 @@ function describe(server: MockServer, caFile?: string): string {
     `Edge management API: ${server.url}/edge/management/v1   admin ${c.edgeUsername} / ${c.edgePassword}`,
     `Event search:        ${server.url}/<index>/_search   user ${c.searchUsername} / ${c.searchPassword}`,
     `Control interface:   ${server.url}/__mock/ (faults, log, credentials, frontdoor edits)`,
+    `  control token:     ${server.controlToken}   (header ${CONTROL_TOKEN_HEADER}; writes: Content-Type application/json)`,
     "",
     "# copy and paste:",
     `export FRONTDOOR_API_URL=${server.url}`,
@@ -46,6 +48,7 @@ function describe(server: MockServer, caFile?: string): string {
     `export FRONTDOOR_SEARCH_URL=${server.url}`,
     `export FRONTDOOR_SEARCH_USERNAME=${c.searchUsername}`,
     `export FRONTDOOR_SEARCH_PASSWORD=${c.searchPassword}`,
+    `export FRONTDOOR_MOCK_TOKEN=${server.controlToken}`,
   ];
   if (caFile) lines.push(`export FRONTDOOR_CA_BUNDLE=${caFile}`);
   return `${lines.join("\n")}\n`;

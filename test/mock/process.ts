@@ -3,7 +3,7 @@
 // who run it beside their own tests.
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
-import type { DemoCredentials, RequestLogEntry } from "./server";
+import { controlHeaders, type DemoCredentials, type RequestLogEntry } from "./server";
 
 export interface MockProcess {
   url: string;
@@ -24,12 +24,13 @@ export async function startMockProcess(args: string[] = []): Promise<MockProcess
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     let seen = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = /listening on (\S+)/.exec(seen);
-      if (match) resolve(match[1]);
+      const url = /listening on (\S+)/.exec(seen)?.[1];
+      const token = /^export FRONTDOOR_MOCK_TOKEN=(\S+)$/m.exec(seen)?.[1];
+      if (url && token) resolve({ url, token });
     });
     child.once("exit", (code) => reject(new Error(`mock server exited (${code}) before listening`)));
   });
@@ -37,7 +38,7 @@ export async function startMockProcess(args: string[] = []): Promise<MockProcess
   const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${url}/__mock/${route}`, {
       method,
-      headers: body ? { "content-type": "application/json" } : {},
+      headers: controlHeaders(token),
       body: body ? JSON.stringify(body) : undefined,
     });
     if (res.status >= 400)

@@ -1,6 +1,9 @@
 // The mock server: one HTTP(S) server for the Frontdoor API, the OpenZiti Edge management API and
-// event search, with fault injection, a request log and a `/__mock/` control interface (no auth,
-// loopback only) for the demo and for tests running in another process.
+// event search, with fault injection, a request log and a `/__mock/` control interface for the demo
+// and for tests running in another process. It is meant for loopback: it answers only requests whose
+// Host is a loopback name (a web page cannot reach it through DNS rebinding), and the control interface
+// takes a token printed at start and JSON bodies only (a page cannot post a form to it).
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
@@ -27,6 +30,8 @@ export interface MockServerOptions {
   edge?: Record<string, unknown>;
   /** Passed through to SearchMock. */
   search?: Record<string, unknown>;
+  /** Token the control interface requires (default: a random one, see `MockServer.controlToken`). */
+  controlToken?: string;
 }
 
 export interface DemoCredentials {
@@ -58,6 +63,8 @@ export interface RequestLogEntry {
 
 export interface MockServer {
   url: string;
+  /** Sent as `x-mock-token` with every `/__mock/` call (see `controlHeaders`). */
+  controlToken: string;
   /** The CA that signed the TLS server certificate (with tls: true). */
   caPem?: string;
   credentials: DemoCredentials;
@@ -76,6 +83,12 @@ export interface MockServer {
 const DEMO_EDGE = { username: "admin", password: "edge-demo-password" };
 const DEMO_SEARCH = { username: "elastic", password: "search-demo-password" };
 const CONTROL_PREFIX = "/__mock/";
+export const CONTROL_TOKEN_HEADER = "x-mock-token";
+
+/** Headers of a `/__mock/` control call: the token, and the one content type writes may have. */
+export function controlHeaders(token: string): Record<string, string> {
+  return { [CONTROL_TOKEN_HEADER]: token, "content-type": "application/json" };
+}
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
@@ -93,10 +106,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   } as ConstructorParameters<typeof SearchMock>[0]);
   const faults = new FaultInjector();
   const log: RequestLogEntry[] = [];
+  const controlToken = options.controlToken ?? randomBytes(24).toString("hex");
+  if (!isLoopbackName(host)) {
+    process.stderr.write(
+      `warning: the mock server binds to ${host}, not a loopback address: other machines can reach it, ` +
+        "and its demo credentials are public. Bind to 127.0.0.1 unless you mean it.\n",
+    );
+  }
 
   // Filled in once listening (the token URL needs the port).
   const mock: MockServer = {
     url: "",
+    controlToken,
     credentials: {} as DemoCredentials,
     faults,
     log,
@@ -125,8 +146,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const onRequest = async (incoming: http.IncomingMessage, res: http.ServerResponse) => {
     const req = await toMockRequest(incoming);
+    if (!allowedHost(req.headers.host, host)) {
+      send(res, { status: 403, body: { error: "forbidden", message: "Host must be a loopback name" } });
+      return;
+    }
     if (req.path.startsWith(CONTROL_PREFIX)) {
-      send(res, await controlRequest(mock, req));
+      send(res, controlRefusal(req, controlToken) ?? (await controlRequest(mock, req)));
       return;
     }
     const entry = logEntry(req);
@@ -207,6 +232,31 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       for (const socket of sockets) socket.destroy();
     });
   return mock;
+}
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1 (the mock's own check: it imports nothing from provider/). */
+function isLoopbackName(name: string): boolean {
+  const host = name.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1"
+  );
+}
+
+/**
+ * A Host header naming a loopback name, or the address the server was explicitly bound to (not a
+ * wildcard): anything else is a request meant for another site, e.g. a page rebinding its DNS name.
+ */
+function allowedHost(header: string | undefined, boundTo: string): boolean {
+  if (!header) return false;
+  let name: string;
+  try {
+    name = new URL(`http://${header}`).hostname;
+  } catch {
+    return false;
+  }
+  const bound = boundTo.replace(/^\[|\]$/g, "").toLowerCase();
+  const wildcard = bound === "0.0.0.0" || bound === "::";
+  return isLoopbackName(name) || (!wildcard && name.replace(/^\[|\]$/g, "").toLowerCase() === bound);
 }
 
 function uniqueHosts(host: string): string[] {
@@ -324,6 +374,21 @@ const controlError = (status: number, message: string): MockResponse => ({
   status,
   body: { error: message },
 });
+
+/** 401 without the token, 415 for a write that is not JSON (a cross-site form post); else undefined. */
+function controlRefusal(req: MockRequest, token: string): MockResponse | undefined {
+  const given = Buffer.from(String(req.headers[CONTROL_TOKEN_HEADER] ?? ""));
+  const expected = Buffer.from(token);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return controlError(
+      401,
+      `the control interface needs the header ${CONTROL_TOKEN_HEADER} (printed at start)`,
+    );
+  const contentType = String(req.headers["content-type"] ?? "");
+  if (req.method !== "GET" && req.method !== "HEAD" && !/^application\/json\s*(;|$)/i.test(contentType))
+    return controlError(415, "control writes take Content-Type: application/json only");
+  return undefined;
+}
 
 function controlJson(req: MockRequest): Record<string, any> {
   const text = req.body.toString("utf8");

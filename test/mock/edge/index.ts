@@ -7,8 +7,14 @@ import { ApiError, BASE_PATH, notFound } from "./envelope";
 import { fingerprint as fingerprintOf, issueCertificate } from "./pki";
 import { AuthPolicies } from "./resources/auth-policies";
 import { Cas } from "./resources/cas";
+import { Configs, ConfigTypes } from "./resources/configs";
 import { EdgeRouterPolicies } from "./resources/edge-router-policies";
+import { EdgeRouters } from "./resources/edge-routers";
+import { ExternalJwtSigners } from "./resources/external-jwt-signers";
 import { Identities } from "./resources/identities";
+import { Policies } from "./resources/policies";
+import { PostureChecks } from "./resources/posture-checks";
+import { Services } from "./resources/services";
 import { matchRoute, type Route } from "./routes";
 import { SESSION_HEADER, Sessions } from "./sessions";
 import { EdgeState } from "./state";
@@ -36,8 +42,16 @@ export type EdgeCollectionName =
   | "auth-policies"
   | "edge-router-policies"
   | "cas"
+  | "config-types"
+  | "configs"
+  | "services"
+  | "service-policies"
+  | "service-edge-router-policies"
   | "authenticators"
-  | "enrollments";
+  | "enrollments"
+  | "edge-routers"
+  | "external-jwt-signers"
+  | "posture-checks";
 
 /** A stored record as the in-process helpers return it: API field names, plain JSON values. */
 export type EdgeRecord = BaseRecord & Record<string, unknown>;
@@ -74,7 +88,42 @@ export class EdgeMock implements MockApi {
       ...new AuthPolicies(this.state).routes(),
       ...new EdgeRouterPolicies(this.state).routes(),
       ...new Cas(this.state).routes(),
+      ...new EdgeRouters(this.state).routes(),
+      ...new ExternalJwtSigners(this.state).routes(),
+      ...new PostureChecks(this.state).routes(),
+      ...new ConfigTypes(this.state).routes(),
+      ...new Configs(this.state).routes(),
+      ...new Services(this.state).routes(),
+      ...this.servicePolicies().routes(),
+      ...this.serviceEdgeRouterPolicies().routes(),
     ];
+  }
+
+  private servicePolicies(): Policies {
+    return new Policies({
+      collection: this.state.servicePolicies,
+      roles: {
+        identityRoles: (id) => this.state.identities.find(id)?.name,
+        serviceRoles: (id) => this.state.services.find(id)?.name,
+        // The mock has no posture checks: `@id` roles display as themselves.
+        postureCheckRoles: () => undefined,
+      },
+      typed: true,
+      links: ["identities", "services", "posture-checks"],
+    });
+  }
+
+  private serviceEdgeRouterPolicies(): Policies {
+    return new Policies({
+      collection: this.state.serviceEdgeRouterPolicies,
+      roles: {
+        // The mock has no edge routers: `@id` roles display as themselves.
+        edgeRouterRoles: () => undefined,
+        serviceRoles: (id) => this.state.services.find(id)?.name,
+      },
+      typed: false,
+      links: ["edge-routers", "services"],
+    });
   }
 
   handle(req: MockRequest): MockResponse | undefined {
@@ -217,8 +266,17 @@ export class EdgeMock implements MockApi {
       "auth-policies": this.state.authPolicies as unknown as Collection<BaseRecord>,
       "edge-router-policies": this.state.edgeRouterPolicies as unknown as Collection<BaseRecord>,
       cas: this.state.cas as unknown as Collection<BaseRecord>,
+      "config-types": this.state.configTypes as unknown as Collection<BaseRecord>,
+      configs: this.state.configs as unknown as Collection<BaseRecord>,
+      services: this.state.services as unknown as Collection<BaseRecord>,
+      "service-policies": this.state.servicePolicies as unknown as Collection<BaseRecord>,
+      "service-edge-router-policies": this.state
+        .serviceEdgeRouterPolicies as unknown as Collection<BaseRecord>,
       authenticators: this.state.authenticators as unknown as Collection<BaseRecord>,
       enrollments: this.state.enrollments as unknown as Collection<BaseRecord>,
+      "edge-routers": this.state.edgeRouters as unknown as Collection<BaseRecord>,
+      "external-jwt-signers": this.state.externalJwtSigners as unknown as Collection<BaseRecord>,
+      "posture-checks": this.state.postureChecks as unknown as Collection<BaseRecord>,
     };
     const collection = collections[name];
     if (!collection) throw new Error(`unknown edge collection '${name}'`);

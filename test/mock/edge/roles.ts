@@ -31,3 +31,22 @@ export function rolesDisplay(
     return { role, name: name === undefined ? role : `@${name}` };
   });
 }
+
+/** As a real controller answers (v1.6.0): a role list that is empty or was never set reads `null`. */
+export function rolesOrNull(roles: string[] | null | undefined): string[] | null {
+  return roles && roles.length > 0 ? [...roles] : null;
+}
+
+/**
+ * A real controller (v1.6.0) refuses an `@` role that names no existing object: 400
+ * COULD_NOT_VALIDATE on the field, "no identities found with the given ids". `@name` is not resolved.
+ */
+export function assertRefsExist(
+  roles: string[] | null | undefined,
+  field: string,
+  plural: string,
+  exists: (id: string) => boolean,
+): void {
+  const missing = (roles ?? []).filter((role) => role.startsWith("@") && !exists(role.slice(1)));
+  if (missing.length > 0) throw invalidField(field, `no ${plural} found with the given ids`, missing);
+}

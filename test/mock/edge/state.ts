@@ -1,6 +1,7 @@
 // The edge mock's state: its collections, API sessions and signing keys, plus the records every
 // controller starts with (the default admin identity and the `default` auth policy).
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import { BUILT_IN_CONFIG_TYPES } from "./builtin-config-types";
 import { JwtSigner } from "./jwt";
 import { type BaseRecord, Collection } from "./store";
 
@@ -87,6 +88,86 @@ export interface CaRecord extends BaseRecord {
   externalIdClaim?: Record<string, unknown>;
 }
 
+export interface EdgeRouterRecord extends BaseRecord {
+  name: string;
+  roleAttributes: string[] | null;
+  isTunnelerEnabled: boolean;
+  cost: number;
+  noTraversal: boolean;
+  disabled: boolean;
+  appData: Record<string, unknown>;
+  isVerified: boolean;
+  isOnline: boolean;
+  syncStatus: string;
+  fingerprint: string | null;
+  certPem: string | null;
+  /** The pending enrollment (all null once the router enrolled). */
+  enrollmentToken: string | null;
+  enrollmentJwt: string | null;
+  enrollmentCreatedAt: string | null;
+  enrollmentExpiresAt: string | null;
+}
+
+export interface ExternalJwtSignerRecord extends BaseRecord {
+  name: string;
+  issuer: string;
+  audience: string;
+  jwksEndpoint: string | null;
+  certPem: string | null;
+  kid: string | null;
+  claimsProperty: string;
+  useExternalId: boolean;
+  enabled: boolean;
+  externalAuthUrl: string | null;
+  clientId: string | null;
+  scopes: string[];
+  targetToken: string;
+  /** From certPem (null for a JWKS signer). */
+  fingerprint: string | null;
+  commonName: string | null;
+  notBefore: string | null;
+  notAfter: string | null;
+}
+
+/** Common fields plus the type's own (operatingSystems, domains, macAddresses, process, ...). */
+export interface PostureCheckRecord extends BaseRecord {
+  name: string;
+  typeId: string;
+  roleAttributes: string[] | null;
+  version: number;
+  [typeField: string]: unknown;
+}
+
+export interface ServiceRecord extends BaseRecord {
+  name: string;
+  configs: string[];
+  roleAttributes: string[] | null;
+  encryptionRequired: boolean;
+  terminatorStrategy: string;
+  maxIdleTimeMillis: number;
+}
+
+/** Service policies and service edge router policies: roles by field name, plus the fields below. */
+export interface PolicyRecord extends BaseRecord {
+  name: string;
+  semantic: string;
+  /** Service policies only: Dial or Bind. */
+  type?: string;
+  [roles: string]: unknown;
+}
+
+export interface ConfigTypeRecord extends BaseRecord {
+  name: string;
+  schema: Record<string, unknown>;
+  target: string;
+}
+
+export interface ConfigRecord extends BaseRecord {
+  name: string;
+  configTypeId: string;
+  data: Record<string, unknown>;
+}
+
 export interface ApiSession {
   id: string;
   token: string;
@@ -165,6 +246,80 @@ export class EdgeState {
     "createdAt",
     "updatedAt",
   ]);
+  readonly edgeRouters = new Collection<EdgeRouterRecord>("edge-routers", [
+    "id",
+    "name",
+    "roleAttributes",
+    "isTunnelerEnabled",
+    "isVerified",
+    "isOnline",
+    "cost",
+    "noTraversal",
+    "disabled",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly externalJwtSigners = new Collection<ExternalJwtSignerRecord>("external-jwt-signers", [
+    "id",
+    "name",
+    "issuer",
+    "audience",
+    "enabled",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly postureChecks = new Collection<PostureCheckRecord>("posture-checks", [
+    "id",
+    "name",
+    "typeId",
+    "roleAttributes",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly services = new Collection<ServiceRecord>("services", [
+    "id",
+    "name",
+    "roleAttributes",
+    "configs",
+    "terminatorStrategy",
+    "encryptionRequired",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly servicePolicies = new Collection<PolicyRecord>("service-policies", [
+    "id",
+    "name",
+    "type",
+    "semantic",
+    "identityRoles",
+    "serviceRoles",
+    "postureCheckRoles",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly serviceEdgeRouterPolicies = new Collection<PolicyRecord>("service-edge-router-policies", [
+    "id",
+    "name",
+    "semantic",
+    "serviceRoles",
+    "edgeRouterRoles",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly configTypes = new Collection<ConfigTypeRecord>("config-types", [
+    "id",
+    "name",
+    "target",
+    "createdAt",
+    "updatedAt",
+  ]);
+  readonly configs = new Collection<ConfigRecord>("configs", [
+    "id",
+    "name",
+    "configTypeId",
+    "createdAt",
+    "updatedAt",
+  ]);
   /** API sessions by token. */
   readonly sessions = new Map<string, ApiSession>();
   readonly jwt = new JwtSigner();
@@ -190,6 +345,8 @@ export class EdgeState {
       },
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
+    for (const type of BUILT_IN_CONFIG_TYPES)
+      this.configTypes.insert({ ...type, target: "service", tags: {} });
     this.defaultAdmin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
     this.addUpdb(this.defaultAdmin.id, adminUsername, adminPassword);
   }
@@ -250,4 +407,9 @@ export function identityDefaults(): Omit<IdentityRecord, "id" | "createdAt" | "u
     tags: {},
     disabled: false,
   };
+}
+
+/** An id in the controller's style (shortid: 9 characters of [A-Za-z0-9_-]). */
+export function shortId(): string {
+  return randomBytes(7).toString("base64url").slice(0, 9);
 }

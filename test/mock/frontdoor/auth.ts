@@ -1,6 +1,7 @@
-// Access tokens of the Frontdoor mock and the Authorization header rules of the spec:
-// `Bearer <token>` with exactly one space, or `Basic <credentials>` where credentials are either
-// base64("username:token") (standard HTTP Basic) or the literal "username:token" the spec shows.
+// Access tokens of the Frontdoor mock and the Authorization header rules of the seed, exactly:
+// `Bearer <token>` with exactly one space, or `Basic <username:token>` with one space after `Basic`
+// and a colon separator. The seed shows the credentials as they are, so a base64-encoded
+// `username:token` (RFC 7617 style, which has no colon) is a wrong header format: 400.
 import { randomBytes } from "node:crypto";
 import { FrontdoorError, invalidRequest, unauthorized } from "./http";
 
@@ -21,6 +22,9 @@ export interface IssueTokenOptions {
 export class TokenRegistry {
   private readonly tokens = new Map<string, TokenInfo>();
 
+  /** `now`: the server's clock (epoch ms), which may be skewed. */
+  constructor(private readonly now: () => number = Date.now) {}
+
   register(token: string, info: TokenInfo): void {
     this.tokens.set(token, info);
   }
@@ -30,7 +34,7 @@ export class TokenRegistry {
     this.register(token, {
       principal: options.principal ?? "test-user@example.com",
       frontdoorIds: [...options.frontdoorIds],
-      expiresAtMs: Date.now() + options.ttlSeconds * 1000,
+      expiresAtMs: this.now() + options.ttlSeconds * 1000,
     });
     return token;
   }
@@ -39,7 +43,7 @@ export class TokenRegistry {
   resolve(token: string): TokenInfo {
     const info = this.tokens.get(token);
     if (!info) throw unauthorized("invalid access token");
-    if (Date.now() >= info.expiresAtMs) throw unauthorized("access token expired");
+    if (this.now() >= info.expiresAtMs) throw unauthorized("access token expired");
     return info;
   }
 }
@@ -52,20 +56,21 @@ export function tokenFromAuthorization(header: string | undefined): string {
   const basic = /^Basic ([^\s]+)$/.exec(header);
   if (basic) return tokenFromBasic(basic[1]);
   if (/^(Bearer|Basic)\b/i.test(header)) {
-    throw invalidRequest("malformed Authorization header: expected 'Bearer <token>' with exactly one space");
+    throw invalidRequest(
+      "malformed Authorization header: expected 'Bearer <token>' or 'Basic <username:token>', with exactly one space",
+    );
   }
   throw invalidRequest("malformed Authorization header: unsupported scheme (use Bearer or Basic)");
 }
 
 function tokenFromBasic(credentials: string): string {
-  const literal = credentials.includes(":")
-    ? credentials
-    : Buffer.from(credentials, "base64").toString("utf8");
-  const colon = literal.indexOf(":");
-  if (colon < 0 || colon === literal.length - 1) {
-    throw invalidRequest("malformed Authorization header: Basic credentials must be 'username:token'");
+  const colon = credentials.indexOf(":");
+  if (colon <= 0 || colon === credentials.length - 1) {
+    throw invalidRequest(
+      "malformed Authorization header: expected 'Basic <username:token>' (username, colon, token)",
+    );
   }
-  return literal.slice(colon + 1);
+  return credentials.slice(colon + 1);
 }
 
 /** 403 in the API's odd shape: a valid token without access looks like a missing frontdoor. */

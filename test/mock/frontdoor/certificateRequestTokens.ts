@@ -1,14 +1,18 @@
-// Certificate request tokens: a time-limited secret (`crt_...`) that lets its holder create one client
-// certificate without API credentials. expiresAt = createdAt + certificateRequestTokenTtlSeconds.
-// Tokens are single-use: a successful token-based certificate creation DELETES the token record, so
-// it disappears from lists and a second use answers 401. Names share one namespace with certificates.
+// Certificate request tokens: a time-limited secret (`crt_...`) that lets its holder create client
+// certificates without API credentials. expiresAt = createdAt + certificateRequestTokenTtlSeconds.
+// As the seed says, a token is usable until `expiresAt` (then 401); the seed says nothing about single
+// use, so a used token stays (unless the `consumeCertificateRequestTokens` option simulates a service
+// that deletes it). Names share one namespace with certificates. The by-token lookup is an
+// authenticated call like any other (only token-based certificate creation is anonymous).
 import { randomBytes } from "node:crypto";
 import {
   assertNameFree,
   CERTIFICATE_NAMESPACE,
   deletionRecord,
+  type FrontdoorMockOptions,
   methodNotAllowed,
   type RequestContext,
+  serverNow,
 } from "./context";
 import {
   invalidRequest,
@@ -40,31 +44,32 @@ function findByToken(fd: FrontdoorState, token: string): JsonObject | undefined 
   return [...fd.collection(COLLECTION).values()].find((record) => record.token === token);
 }
 
-function isExpired(record: JsonObject): boolean {
-  return Date.now() >= Date.parse(String(record.expiresAt));
+function isExpired(record: JsonObject, options: FrontdoorMockOptions): boolean {
+  return serverNow(options) >= Date.parse(String(record.expiresAt));
 }
 
 /**
- * The token record a holder may use to create a certificate: 401 when unknown (or already used)
- * or expired. Never echoes the token itself.
+ * The token record a holder may use to create a certificate: 401 when unknown or expired.
+ * Never echoes the token itself.
  */
-export function usableToken(fd: FrontdoorState, token: string): JsonObject {
+export function usableToken(fd: FrontdoorState, token: string, options: FrontdoorMockOptions): JsonObject {
   const record = findByToken(fd, token);
   if (!record) throw unauthorized("certificate request token not valid");
-  if (isExpired(record)) throw unauthorized("certificate request token expired");
+  if (isExpired(record, options)) throw unauthorized("certificate request token expired");
   return record;
 }
 
-/** Single use: the token record is deleted once a certificate was created with it. */
-export function consumeToken(fd: FrontdoorState, record: JsonObject): void {
-  fd.collection(COLLECTION).delete(record.id as string);
+/** After a certificate was made with the token: kept (the seed), or deleted when the option says so. */
+export function afterTokenUse(fd: FrontdoorState, record: JsonObject, options: FrontdoorMockOptions): void {
+  if (options.consumeCertificateRequestTokens) fd.collection(COLLECTION).delete(record.id as string);
 }
 
-/** `GET .../by-token/{token}`: the path token is the credential (no Authorization needed). */
-export function handleTokenLookup(fd: FrontdoorState, token: string) {
-  const record = findByToken(fd, token);
+/** `GET .../by-token/{token}` (authenticated): the full record; 404 unknown, 401 expired. */
+function lookUpByToken(ctx: RequestContext, token: string) {
+  if (ctx.req.method !== "GET") throw methodNotAllowed(ctx.req.method);
+  const record = findByToken(ctx.fd, token);
   if (!record) throw notFound("certificate request token not found");
-  if (isExpired(record)) throw unauthorized("certificate request token expired");
+  if (isExpired(record, ctx.options)) throw unauthorized("certificate request token expired");
   return ok(record);
 }
 
@@ -75,6 +80,7 @@ export function handleCertificateRequestTokens(ctx: RequestContext) {
     if (req.method === "POST") return ok(create(ctx, jsonBody(req)), 201);
     throw methodNotAllowed(req.method);
   }
+  if (rest.length === 2 && rest[0] === "by-token") return lookUpByToken(ctx, rest[1]);
   if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
   const record = fd.require(COLLECTION, rest[0], "certificate request token");
   switch (req.method) {
@@ -101,7 +107,7 @@ function create(ctx: RequestContext, body: JsonObject): JsonObject {
   rejectImmutable(body);
   validate(body, BODY_RULES);
   assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string);
-  const now = Date.now();
+  const now = serverNow(ctx.options);
   const ttlSeconds = ctx.options.certificateRequestTokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   return fd.insert(COLLECTION, {
     id: newId(),

@@ -1,15 +1,17 @@
 // Client certificates. `value` with PEM label CERTIFICATE is uploaded (must parse); with label
 // CERTIFICATE REQUEST it is a CSR that is verified and signed by the frontdoor's intermediate CA.
 // `value` is returned (as the certificate) only by get-by-id. Token-based creation
-// (`POST .../client-certificates/token/{token}`, no Authorization) uses and then deletes the token.
+// (`POST .../client-certificates/token/{token}`, no Authorization) uses the token, which stays usable
+// until it expires (see certificateRequestTokens.ts).
 import { X509Certificate } from "node:crypto";
 import { PkiInputError, parseVerifiedCsr, type SubjectFields, signCsr } from "../pki";
 import type { MockRequest } from "../types";
-import { consumeToken, usableToken } from "./certificateRequestTokens";
+import { afterTokenUse, usableToken } from "./certificateRequestTokens";
 import {
   assertNameFree,
   CERTIFICATE_NAMESPACE,
   deletionRecord,
+  type FrontdoorMockOptions,
   methodNotAllowed,
   type RequestContext,
 } from "./context";
@@ -128,9 +130,14 @@ function rename(fd: FrontdoorState, record: JsonObject, name: string): void {
  * `{type: "CSR", value}`: signed with the token's subject metadata, named after the token.
  * `{name, type: "CERTIFICATE", value}`: uploaded under `name`.
  */
-export function handleTokenBasedCreate(fd: FrontdoorState, token: string, req: MockRequest) {
+export function handleTokenBasedCreate(
+  fd: FrontdoorState,
+  token: string,
+  req: MockRequest,
+  options: FrontdoorMockOptions,
+) {
   if (req.method !== "POST") throw methodNotAllowed(req.method);
-  const tokenRecord = usableToken(fd, token);
+  const tokenRecord = usableToken(fd, token, options);
   const body = jsonBody(req);
   validate(body, TOKEN_BODY_RULES);
   const value = body.value as string;
@@ -156,11 +163,12 @@ export function handleTokenBasedCreate(fd: FrontdoorState, token: string, req: M
   } else {
     throw invalidRequest("property 'type' must be one of CSR, CERTIFICATE");
   }
-  // The token itself holds its own name in the shared namespace until it is consumed.
+  // The certificate may share its name with the token that made it (the token's name is its name);
+  // a second certificate from the same CSR token clashes with the first one (409).
   assertNameFree(fd, ["client-certificates"], name);
   if (body.type === "CERTIFICATE")
     assertNameFree(fd, ["certificate-request-tokens"], name, tokenRecord.id as string);
-  consumeToken(fd, tokenRecord);
+  afterTokenUse(fd, tokenRecord, options);
   const record = insertCertificate(fd, name, certificatePem, tokenRecord.createdBy as string);
   return ok(summary(record), 201);
 }

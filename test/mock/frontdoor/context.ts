@@ -12,6 +12,24 @@ export interface FrontdoorMockOptions {
   oauthTokenTtlSeconds?: number;
   /** Lifetime of certificate request tokens. Default 7 days. */
   certificateRequestTokenTtlSeconds?: number;
+  /**
+   * Delete a certificate request token once a certificate was made with it. Default false: the seed
+   * says a token is usable until `expiresAt` and nothing about single use; this simulates a service
+   * that does consume tokens, so tests can show the provider copes with both.
+   */
+  consumeCertificateRequestTokens?: boolean;
+  /**
+   * Serve `GET /frontdoor/{id}/custom-frontends` (a list the seed marks "not shown"). Default true;
+   * false answers 405, as a service without that endpoint would.
+   */
+  listCustomFrontends?: boolean;
+  /** The server's clock runs this many seconds ahead (negative: behind): its `Date` header and expiry checks. */
+  clockSkewSeconds?: number;
+}
+
+/** The mock server's idea of "now" (epoch ms), skewed by `clockSkewSeconds`. */
+export function serverNow(options: FrontdoorMockOptions): number {
+  return Date.now() + (options.clockSkewSeconds ?? 0) * 1000;
 }
 
 export interface RequestContext {

@@ -3,9 +3,9 @@ import type { CertificateAuthority } from "../pki";
 import type { MockApi, MockRequest, MockResponse } from "../types";
 import { frontdoorNotFound, type IssueTokenOptions, TokenRegistry, tokenFromAuthorization } from "./auth";
 import { handleAuthProviders } from "./authProviders";
-import { handleCertificateRequestTokens, handleTokenLookup } from "./certificateRequestTokens";
+import { handleCertificateRequestTokens } from "./certificateRequestTokens";
 import { handleClientCertificates, handleTokenBasedCreate } from "./clientCertificates";
-import type { FrontdoorMockOptions, RequestContext, ResourceHandler } from "./context";
+import { type FrontdoorMockOptions, type RequestContext, type ResourceHandler, serverNow } from "./context";
 import {
   CUSTOM_FRONTEND_STATUSES,
   type CustomFrontendStatus,
@@ -42,13 +42,14 @@ const HANDLERS: Record<Collection, ResourceHandler> = {
 
 export class FrontdoorMock implements MockApi {
   private readonly frontdoors = new Map<string, FrontdoorState>();
-  private readonly tokens = new TokenRegistry();
+  private readonly tokens: TokenRegistry;
   private readonly oauth: OAuthEndpoint;
 
   constructor(
     readonly options: FrontdoorMockOptions,
     private readonly rootCa: CertificateAuthority,
   ) {
+    this.tokens = new TokenRegistry(() => serverNow(this.options));
     this.oauth = new OAuthEndpoint(
       this.tokens,
       () => options.oauthTokenTtlSeconds ?? DEFAULT_OAUTH_TOKEN_TTL_SECONDS,
@@ -144,27 +145,29 @@ export class FrontdoorMock implements MockApi {
     return fd.ca.certificatePem;
   }
 
-  handle(req: MockRequest): Promise<MockResponse | undefined> | MockResponse | undefined {
-    if (req.path === OAUTH_TOKEN_PATH) return this.oauth.handle(req);
+  async handle(req: MockRequest): Promise<MockResponse | undefined> {
+    if (req.path === OAUTH_TOKEN_PATH) return this.withServerDate(this.oauth.handle(req));
     if (!req.path.startsWith("/frontdoor/")) return undefined;
     try {
-      return this.route(req);
+      return this.withServerDate(await this.route(req));
     } catch (error) {
-      if (error instanceof FrontdoorError) return error.toResponse();
+      if (error instanceof FrontdoorError) return this.withServerDate(error.toResponse());
       throw error;
     }
   }
 
+  /** With a skewed clock, the `Date` header shows the server's time (otherwise Node sets it). */
+  private withServerDate(response: MockResponse): MockResponse {
+    if (!this.options.clockSkewSeconds) return response;
+    const date = new Date(serverNow(this.options)).toUTCString();
+    return { ...response, headers: { ...response.headers, date } };
+  }
+
   private route(req: MockRequest): MockResponse | Promise<MockResponse> {
     const [, , frontdoorId, collection, ...rest] = req.path.split("/").map(decodeSegment);
-    // The two token routes: the certificate request token in the path is the credential.
-    if (collection === "certificate-request-tokens" && rest[0] === "by-token" && rest.length === 2) {
-      if (req.method !== "GET")
-        throw new FrontdoorError(405, "method_not_allowed", `method ${req.method} not allowed`);
-      return handleTokenLookup(this.existingFrontdoor(frontdoorId), rest[1]);
-    }
+    // The one anonymous route: the certificate request token in the path is the credential.
     if (collection === "client-certificates" && rest[0] === "token" && rest.length === 2) {
-      return handleTokenBasedCreate(this.existingFrontdoor(frontdoorId), rest[1], req);
+      return handleTokenBasedCreate(this.existingFrontdoor(frontdoorId), rest[1], req, this.options);
     }
     const caller = this.tokens.resolve(tokenFromAuthorization(req.headers.authorization));
     const fd = this.frontdoors.get(frontdoorId);

@@ -1,5 +1,6 @@
 // AuthProvider lifecycle driven by stack config, so one program covers create, update, replace,
-// delete and import: `name`, `enabled`, `frontdoorId` (replace), `withPartner`, `importId`.
+// delete and import: `name`, `enabled`, `frontdoorId` (replace), `withPartner`, `importId`,
+// `omitScopes` (leave the OIDC scopes unset), `clientId`.
 import * as pulumi from "@pulumi/pulumi";
 import * as frontdoor from "pulumi-frontdoor";
 
@@ -14,9 +15,9 @@ const sso = new frontdoor.AuthProvider(
     frontdoorId: config.get("frontdoorId"),
     data: {
       issuer: "https://login.example.com/realms/corp",
-      client_id: "frontdoor",
+      client_id: config.get("clientId") ?? "frontdoor",
       client_secret: config.requireSecret("ssoClientSecret"),
-      scopes: ["openid", "email"],
+      ...(config.getBoolean("omitScopes") ? {} : { scopes: ["openid", "email"] }),
     },
   },
   { import: config.get("importId") },

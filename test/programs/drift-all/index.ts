@@ -2,13 +2,21 @@
 //   mode: "full" sets every optional input (unsorted sets, maps, nested objects, secrets);
 //         "minimal" sets only the required ones (server defaults, null versus empty).
 //   prefix: names and hostnames (so several stacks can share one mock server).
-//   caCertPem, caKeyPem (secret), ssoClientSecret (secret), partnerApiKey (secret).
+//   caCertPem, caKeyPem (secret), ssoClientSecret (secret), partnerApiKey (secret);
+//   signerA, signerB: external JWT signer ids for the full auth policy;
+//   service1, service2: service ids for the full identity's hosting costs and precedences.
 import * as pulumi from "@pulumi/pulumi";
 import * as frontdoor from "pulumi-frontdoor";
 
 const config = new pulumi.Config();
 const full = config.require("mode") === "full";
 const prefix = config.require("prefix");
+// Ids of two external JWT signers (a real controller refuses ids of signers it does not have).
+const signerA = config.get("signerA") ?? "signer-a";
+const signerB = config.get("signerB") ?? "signer-b";
+// Ids of two services for the identity's hosting costs (a real controller refuses unknown ones).
+const service1 = config.get("service1") ?? "svc-1";
+const service2 = config.get("service2") ?? "svc-2";
 
 const sso = new frontdoor.AuthProvider("sso", {
   name: `${prefix}-sso`,
@@ -70,7 +78,7 @@ const policy = new frontdoor.AuthPolicy(
         name: `${prefix}-policy`,
         primary: {
           cert: { allowed: false, allowExpiredCerts: false },
-          extJwt: { allowed: true, allowedSigners: ["signer-b", "signer-a"] },
+          extJwt: { allowed: true, allowedSigners: [signerB, signerA] },
           updb: {
             allowed: true,
             minPasswordLength: 12,
@@ -81,7 +89,7 @@ const policy = new frontdoor.AuthPolicy(
             lockoutDurationMinutes: 15,
           },
         },
-        secondary: { requireTotp: true, requireExtJwtSigner: "signer-a" },
+        secondary: { requireTotp: true, requireExtJwtSigner: signerA },
         tags: { team: "security", audited: true },
       }
     : { name: `${prefix}-policy` },
@@ -99,8 +107,8 @@ const user = new frontdoor.Identity(
         roleAttributes: ["sales", "employees"],
         defaultHostingCost: 5,
         defaultHostingPrecedence: "required",
-        serviceHostingCosts: { "svc-1": 3, "svc-2": 7 },
-        serviceHostingPrecedences: { "svc-1": "failed" },
+        serviceHostingCosts: { [service1]: 3, [service2]: 7 },
+        serviceHostingPrecedences: { [service1]: "failed" },
         appData: { owner: "it", managed: true },
         tags: { site: "berlin" },
         permissions: ["identity.read", "ca.read"],
@@ -115,7 +123,7 @@ const erp = new frontdoor.EdgeRouterPolicy(
     ? {
         name: `${prefix}-erp`,
         semantic: "AnyOf",
-        identityRoles: ["#sales", "#employees", `@${prefix}-user`],
+        identityRoles: ["#sales", "#employees", pulumi.interpolate`@${user.id}`],
         edgeRouterRoles: ["#west", "#east"],
         tags: { tier: "1" },
       }

@@ -1,5 +1,6 @@
-// Test program for test/bad-input.test.ts: one resource of the kind named by config `kind`, with the
-// (invalid) inputs given as JSON in config `inputs`, as a program with a mistake would declare it.
+// Test program for test/bad-input.test.ts and test/secrets.test.ts: one resource of the kind named by config `kind`, with the
+// inputs given as plain JSON in config `inputs`: invalid ones, as a program with a mistake would declare
+// them, or valid ones with secrets given as plain values.
 import * as pulumi from "@pulumi/pulumi";
 import * as frontdoor from "pulumi-frontdoor";
 

@@ -1,7 +1,8 @@
 // /auth-policies: CRUD and list. The `default` policy always exists and can not be deleted; a
-// policy in use by identities answers 409 on delete. PATCH reproduces a real controller bug: a
-// PATCH that carries `primary` resets every nested primary field it did not send to its zero
-// value (false, 0, []), so clients must PUT.
+// policy in use by identities answers 409 on delete. PATCH reproduces a real controller bug (seen
+// on ziti v1.6.0 by test/real-vs-mock.test.ts): a PATCH that carries nested `primary` fields answers
+// 200 but does not apply them: each field it sent is reset to the controller's default (for
+// minPasswordLength 5), the fields it did not send stay as they were. Clients must PUT.
 import type { MockResponse } from "../../types";
 import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
 import { listQuery } from "../query";
@@ -64,6 +65,28 @@ function readPrimary(primary: Body, base: AuthPolicyPrimary, required: boolean):
   return out;
 }
 
+/** The controller's default of each nested primary field (what a buggy PATCH leaves behind). */
+function defaultPrimary(): AuthPolicyPrimary {
+  const primary = zeroPrimary();
+  primary.updb.minPasswordLength = 5;
+  return primary;
+}
+
+/** `stored`, with every field that `sent` changed reset to its default. */
+function resetSentFields(stored: AuthPolicyPrimary, sent: AuthPolicyPrimary): AuthPolicyPrimary {
+  const out = structuredClone(stored);
+  const defaults = defaultPrimary() as unknown as Record<string, Record<string, unknown>>;
+  const target = out as unknown as Record<string, Record<string, unknown>>;
+  const given = sent as unknown as Record<string, Record<string, unknown>>;
+  for (const group of ["cert", "extJwt", "updb"]) {
+    for (const [field, value] of Object.entries(given[group])) {
+      if (JSON.stringify(value) !== JSON.stringify(target[group][field]))
+        target[group][field] = defaults[group][field];
+    }
+  }
+  return out;
+}
+
 function readSecondary(
   secondary: Body,
   base: AuthPolicyRecord["secondary"],
@@ -100,8 +123,22 @@ export class AuthPolicies {
     return ok(render(this.state.authPolicies.require(ctx.params.id)));
   }
 
+  /**
+   * Signer ids must exist. A real controller (v1.6.0) answers 404 NOT_FOUND naming the first unknown
+   * one by its internal field names: `primary.extJwt.allowedExtJwtSigners[i]`, `secondary.requiredExtJwtSigner`.
+   */
+  private assertSignersExist(fields: Pick<AuthPolicyRecord, "primary" | "secondary">): void {
+    const unknown = (id: string) => !this.state.externalJwtSigners.find(id);
+    const signers = fields.primary.extJwt.allowedSigners ?? [];
+    const index = signers.findIndex(unknown);
+    if (index >= 0) throw signerNotFound(`primary.extJwt.allowedExtJwtSigners[${index}]`, signers[index]);
+    const required = fields.secondary.requireExtJwtSigner;
+    if (required && unknown(required)) throw signerNotFound("secondary.requiredExtJwtSigner", required);
+  }
+
   private create(ctx: RouteContext): MockResponse {
     const fields = readFull(asObject(ctx.body));
+    this.assertSignersExist(fields);
     this.state.authPolicies.assertUniqueName(fields.name);
     const policy = this.state.authPolicies.insert(fields);
     return created("auth-policies", policy.id);
@@ -110,6 +147,7 @@ export class AuthPolicies {
   private put(ctx: RouteContext): MockResponse {
     const policy = this.state.authPolicies.require(ctx.params.id);
     const fields = readFull(asObject(ctx.body));
+    this.assertSignersExist(fields);
     this.state.authPolicies.assertUniqueName(fields.name, policy.id);
     this.state.authPolicies.replace(policy.id, fields);
     return empty();
@@ -126,10 +164,12 @@ export class AuthPolicies {
     }
     if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
     const primary = object(body, "primary", { nullable: true });
-    // The bug: the patch is applied to a zero-valued primary, not to the stored one.
-    if (primary) changes.primary = readPrimary(primary, zeroPrimary(), false);
+    // The bug: each nested field sent is reset to its default instead of set.
+    if (primary)
+      changes.primary = resetSentFields(policy.primary, readPrimary(primary, policy.primary, false));
     const secondary = object(body, "secondary", { nullable: true });
     if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
+    this.assertSignersExist({ ...policy, ...changes });
     this.state.authPolicies.update(policy.id, changes);
     return empty();
   }
@@ -146,12 +186,20 @@ export class AuthPolicies {
         409,
         "CAN_NOT_DELETE_REFERENCED_ENTITY",
         `the entity cannot be deleted because it is referenced by another entity: auth policy ${policy.id} is referenced by identities [${names}]`,
-        { field: "id", reason: `referenced by identities [${names}]`, value: policy.id },
+        { field: "authPolicyId", reason: `referenced by identities [${names}]`, value: policy.id },
       );
     }
     this.state.authPolicies.delete(policy.id);
     return empty();
   }
+}
+
+function signerNotFound(field: string, id: string): ApiError {
+  return new ApiError(404, "NOT_FOUND", "The resource requested was not found or is no longer available", {
+    field,
+    reason: `externalJwtSigner with id ${id} not found`,
+    value: id,
+  });
 }
 
 function readFull(body: Body): Omit<AuthPolicyRecord, "id" | "createdAt" | "updatedAt"> {
@@ -175,6 +223,12 @@ function render(policy: AuthPolicyRecord): Record<string, unknown> {
     tags: policy.tags ?? {},
     name: policy.name,
     primary: structuredClone(policy.primary),
-    secondary: { ...policy.secondary },
+    // A real controller leaves requireExtJwtSigner out when it is not set.
+    secondary: {
+      requireTotp: policy.secondary.requireTotp,
+      ...(policy.secondary.requireExtJwtSigner
+        ? { requireExtJwtSigner: policy.secondary.requireExtJwtSigner }
+        : {}),
+    },
   };
 }

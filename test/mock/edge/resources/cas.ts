@@ -1,7 +1,6 @@
 // /cas: CRUD, list and verification. A CA is created unverified with a random verificationToken;
 // it becomes verified by POSTing (text/plain) a PEM certificate that the CA signed and whose
 // subject CN is the token. certPem is immutable: PATCH/PUT carrying a different one are 400.
-import { randomUUID } from "node:crypto";
 import type { MockResponse } from "../../types";
 import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
 import {
@@ -13,11 +12,14 @@ import {
   parseCertificatePem,
 } from "../pki";
 import { listQuery } from "../query";
+import { rolesOrNull } from "../roles";
 import { type Route, type RouteContext, route } from "../routes";
 import type { CaRecord, EdgeState } from "../state";
+import { shortId } from "../state";
 import { asObject, type Body, bool, object, str, stringList, tags } from "../validate";
 
-export const DEFAULT_IDENTITY_NAME_FORMAT = "[caName] - [commonName]";
+// As a real controller (v1.6.0) fills it in, without spaces around the dash.
+export const DEFAULT_IDENTITY_NAME_FORMAT = "[caName]-[commonName]";
 
 type Fields = Omit<CaRecord, "id" | "createdAt" | "updatedAt">;
 type Mode = "create" | "put" | "patch";
@@ -73,7 +75,7 @@ export class Cas {
       ...fields,
       certPem,
       fingerprint: print,
-      verificationToken: randomUUID(),
+      verificationToken: shortId(), // a short id like the controller's, not the UUID the swagger says
       isVerified: false,
     } as Fields);
     return created("cas", ca.id);
@@ -97,8 +99,9 @@ export class Cas {
     if (mode === "put") {
       // PUT replaces: optional fields not sent go back to their defaults.
       fields.tags ??= {};
-      fields.externalIdClaim ??= undefined;
     }
+    // PUT, and PATCH too on a real controller (v1.6.0): an externalIdClaim not sent is removed.
+    fields.externalIdClaim ??= undefined;
     this.state.cas.update(ca.id, fields);
     return empty();
   }
@@ -183,7 +186,7 @@ function render(ca: CaRecord): Record<string, unknown> {
     isAuthEnabled: ca.isAuthEnabled,
     isAutoCaEnrollmentEnabled: ca.isAutoCaEnrollmentEnabled,
     isOttCaEnrollmentEnabled: ca.isOttCaEnrollmentEnabled,
-    identityRoles: [...ca.identityRoles],
+    identityRoles: rolesOrNull(ca.identityRoles),
     identityNameFormat: ca.identityNameFormat,
     ...(ca.externalIdClaim ? { externalIdClaim: ca.externalIdClaim } : {}),
   };

@@ -3,7 +3,7 @@
 import type { MockResponse } from "../../types";
 import { created, empty, ok, selfLink } from "../envelope";
 import { listQuery } from "../query";
-import { normalizeRoles, rolesDisplay } from "../roles";
+import { assertRefsExist, normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeRouterPolicyRecord, EdgeState } from "../state";
 import { asObject, type Body, oneOf, str, tags } from "../validate";
@@ -41,6 +41,7 @@ export class EdgeRouterPolicies {
   private create(ctx: RouteContext): MockResponse {
     const fields = readFull(asObject(ctx.body));
     this.state.edgeRouterPolicies.assertUniqueName(fields.name);
+    this.assertRefs(fields);
     const policy = this.state.edgeRouterPolicies.insert(fields);
     return created("edge-router-policies", policy.id);
   }
@@ -49,6 +50,7 @@ export class EdgeRouterPolicies {
     const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
     const fields = readFull(asObject(ctx.body));
     this.state.edgeRouterPolicies.assertUniqueName(fields.name, policy.id);
+    this.assertRefs(fields);
     this.state.edgeRouterPolicies.replace(policy.id, fields);
     return empty();
   }
@@ -69,8 +71,25 @@ export class EdgeRouterPolicies {
       changes.edgeRouterRoles = normalizeRoles(body.edgeRouterRoles, "edgeRouterRoles");
     }
     if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+    this.assertRefs(changes);
     this.state.edgeRouterPolicies.update(policy.id, changes);
     return empty();
+  }
+
+  /** `@id` roles must name existing objects. */
+  private assertRefs(fields: Partial<Fields>): void {
+    assertRefsExist(
+      fields.identityRoles,
+      "identityRoles",
+      "identities",
+      (id) => !!this.state.identities.find(id),
+    );
+    assertRefsExist(
+      fields.edgeRouterRoles,
+      "edgeRouterRoles",
+      "edge routers",
+      (id) => !!this.state.edgeRouters.find(id),
+    );
   }
 
   private remove(ctx: RouteContext): MockResponse {
@@ -95,9 +114,9 @@ export class EdgeRouterPolicies {
       tags: policy.tags ?? {},
       name: policy.name,
       semantic: policy.semantic,
-      identityRoles: [...(policy.identityRoles ?? [])],
+      identityRoles: rolesOrNull(policy.identityRoles),
       identityRolesDisplay: rolesDisplay(policy.identityRoles ?? [], identityName),
-      edgeRouterRoles: [...(policy.edgeRouterRoles ?? [])],
+      edgeRouterRoles: rolesOrNull(policy.edgeRouterRoles),
       edgeRouterRolesDisplay: rolesDisplay(policy.edgeRouterRoles ?? [], noName),
       isSystem: policy.isSystem,
     };

@@ -1,0 +1,3 @@
+// The serialized provider of this kind is `require(<this module>)`: keep it one line.
+import { providerFor } from "../engine";
+export = providerFor("EdgeRouter");

@@ -1,0 +1,20 @@
+import { type ServicePolicyInputs, servicePolicy } from "../provider/resources/servicePolicy";
+import { type Args, resourceClass } from "./resource";
+
+export type ServicePolicyArgs = Args<import("zod").input<typeof ServicePolicyInputs>>;
+
+/**
+ * An OpenZiti service policy (`frontdoor:index:ServicePolicy`): identities matching `identityRoles` may
+ * dial (`Dial`) or host (`Bind`) the services matching `serviceRoles`, while passing the posture checks
+ * matching `postureCheckRoles`. Roles are sets of `#attribute`, `@id` or `#all` alone.
+ *
+ * ```ts
+ * new frontdoor.ServicePolicy("app-dial", {
+ *   name: "app-dial",
+ *   type: "Dial",
+ *   identityRoles: ["#app-users"],
+ *   serviceRoles: ["#app"],
+ * });
+ * ```
+ */
+export class ServicePolicy extends resourceClass(servicePolicy) {}

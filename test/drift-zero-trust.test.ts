@@ -1,0 +1,181 @@
+// Drift detection for ConfigType, Config, Service, ServicePolicy and ServiceEdgeRouterPolicy through
+// the real dynamic-provider host (engine harness), in the style of test/drift.test.ts: no false drift
+// right after `up` (every optional input set, and none set), and changes made behind Pulumi's back,
+// each reported on exactly the resource and properties that changed; a deleted object leaves the state
+// and the next `up` recreates it; `up` puts everything back and the stack refreshes clean again.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type HarnessResult, runHarness } from "./harness";
+import { type MockServer, startMockServer } from "./mock/server";
+import { mockConfig } from "./support/engine";
+import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
+
+const PROGRAM = path.join(__dirname, "programs", "drift-zero-trust");
+const KINDS = ["ConfigType", "Config", "Service", "ServicePolicy", "ServiceEdgeRouterPolicy"];
+type Ids = Record<"type" | "custom" | "intercept" | "host" | "service" | "policy" | "serp", string>;
+
+describe("Drift: services, policies and configs through the dynamic-provider host", function () {
+  this.timeout(240_000);
+  let mock: MockServer;
+  let dir: string;
+  let config: Record<string, string>;
+  let secretConfig: Record<string, string>;
+
+  before(async () => {
+    mock = await startMockServer();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-zt-"));
+    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
+    config = plain;
+    secretConfig = { "frontdoor:edgePassword": edgePassword };
+  });
+  after(() => mock?.close());
+
+  const stack =
+    (mode: "full" | "minimal", prefix: string) =>
+    (command: "up" | "refresh", expectNoChanges = false, extra: Record<string, string> = {}) =>
+      runHarness(command, {
+        programDir: PROGRAM,
+        stateFile: path.join(dir, `${prefix}.json`),
+        config: { ...config, mode, prefix, ...extra },
+        secretConfig,
+        expectNoChanges,
+      });
+  const expectClean = async (run: ReturnType<typeof stack>, why: string) => {
+    expectCleanRefresh(await run("refresh", true), why);
+  };
+  const allCreated = (result: HarnessResult) => {
+    expectOk(result);
+    const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
+    assert.deepEqual([...new Set(created.map((r) => r.type.split(":").pop()))].sort(), [...KINDS].sort());
+    for (const r of created) assert.equal(r.op, "create", r.name);
+    return result.report.outputs.ids as Ids;
+  };
+  const edge = () => mock.edge;
+
+  describe("every optional input set", () => {
+    const run = stack("full", "zf");
+    let ids: Ids;
+
+    it("refreshes clean right after up", async () => {
+      ids = allCreated(await run("up"));
+      assert.equal(edge().get("services", ids.service)?.encryptionRequired, false);
+      await expectClean(run, "right after up (every optional input set)");
+    });
+
+    it("reports each change behind its back on exactly that resource and property", async () => {
+      const type = edge().get("config-types", ids.type)!;
+      edge().patch("config-types", ids.type, { schema: { ...(type.schema as object), required: [] } });
+      const intercept = edge().get("configs", ids.intercept)! as any;
+      edge().patch("configs", ids.intercept, { data: { ...intercept.data, sourceIp: "10.0.0.1" } });
+      // Number changed; attributes and configs reordered (sets: not drift).
+      const service = edge().get("services", ids.service)! as any;
+      edge().patch("services", ids.service, {
+        maxIdleTimeMillis: 1,
+        roleAttributes: [...service.roleAttributes].reverse(),
+        configs: [...service.configs].reverse(),
+      });
+      const policy = edge().get("service-policies", ids.policy)! as any;
+      edge().patch("service-policies", ids.policy, {
+        type: "Dial",
+        identityRoles: [...policy.identityRoles].reverse(),
+      });
+      edge().patch("service-edge-router-policies", ids.serp, { tags: { region: "us" } });
+      assert.ok(edge().remove("configs", ids.custom));
+
+      const drift = await run("refresh", true);
+      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
+      assert.deepEqual(changes(drift), {
+        type: ["schema"],
+        intercept: ["data"],
+        service: ["maxIdleTimeMillis"],
+        policy: ["type"],
+        serp: ["tags"],
+        custom: "delete",
+      });
+      const property = (name: string, prop: string) =>
+        drift.report.changes.find((c) => c.name === name)?.properties.find((p) => p.name === prop);
+      assert.deepEqual(property("policy", "type"), { name: "type", old: "Bind", new: "Dial" });
+      assert.deepEqual(property("service", "maxIdleTimeMillis"), {
+        name: "maxIdleTimeMillis",
+        old: 60000,
+        new: 1,
+      });
+    });
+
+    it("recreates what was deleted, puts the rest back, then refreshes clean", async () => {
+      const up = await run("up");
+      expectOk(up);
+      assert.deepEqual(ops(up), {
+        type: "update",
+        custom: "create",
+        intercept: "update",
+        host: "same",
+        service: "update",
+        policy: "update",
+        serp: "update",
+      });
+      assert.equal(edge().get("service-policies", ids.policy)?.type, "Bind");
+      await expectClean(run, "after up put everything back");
+    });
+
+    it("replaces the service when encryptionRequired changes (the old one deleted first: names are unique)", async () => {
+      const up = await run("up", false, { encrypted: "true" });
+      expectOk(up);
+      assert.equal(ops(up).service, "replace");
+      // The Bind policy names the service by id: it follows the new one.
+      assert.equal(ops(up).policy, "update");
+      const next = (up.report.outputs.ids as Ids).service;
+      assert.notEqual(next, ids.service);
+      assert.equal(edge().get("services", ids.service), undefined);
+      assert.equal(edge().get("services", next)?.encryptionRequired, true);
+      assert.deepEqual(edge().get("service-policies", ids.policy)?.serviceRoles, ["#zeta", `@${next}`]);
+      const clean = await run("refresh", true, { encrypted: "true" });
+      assert.deepEqual(changes(clean), {});
+      expectOk(clean);
+    });
+  });
+
+  describe("every optional input left unset", () => {
+    const run = stack("minimal", "zm");
+    let ids: Ids;
+
+    it("refreshes clean right after up, also when the controller answers null for unset attributes", async () => {
+      ids = allCreated(await run("up"));
+      assert.equal(edge().get("services", ids.service)?.terminatorStrategy, "smartrouting");
+      edge().patch("services", ids.service, { roleAttributes: null });
+      await expectClean(run, "right after up (no optional input set)");
+    });
+
+    it("reports values set behind its back on exactly that resource and property", async () => {
+      edge().patch("services", ids.service, { roleAttributes: ["intruders"], terminatorStrategy: "random" });
+      edge().patch("service-policies", ids.policy, { postureCheckRoles: ["#none"] });
+      edge().patch("service-edge-router-policies", ids.serp, { serviceRoles: ["#all"] });
+      edge().patch("config-types", ids.type, { tags: { owner: "someone" } });
+      edge().patch("configs", ids.host, { data: { protocol: "udp", address: "127.0.0.1", port: 8443 } });
+
+      const drift = await run("refresh", true);
+      assert.equal(drift.exitCode, 1);
+      assert.deepEqual(changes(drift), {
+        service: ["roleAttributes", "terminatorStrategy"],
+        policy: ["postureCheckRoles"],
+        serp: ["serviceRoles"],
+        type: ["tags"],
+        host: ["data"],
+      });
+      const serp = drift.report.changes.find((c) => c.name === "serp");
+      assert.deepEqual(
+        serp?.properties.find((p) => p.name === "serviceRoles"),
+        { name: "serviceRoles", old: [], new: ["#all"] },
+      );
+    });
+
+    it("puts everything back, then refreshes clean", async () => {
+      expectOk(await run("up"));
+      assert.deepEqual(edge().get("services", ids.service)?.roleAttributes, []);
+      assert.equal(edge().get("services", ids.service)?.terminatorStrategy, "smartrouting");
+      await expectClean(run, "after up put everything back");
+    });
+  });
+});

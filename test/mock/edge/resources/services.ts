@@ -1,0 +1,142 @@
+// /services: CRUD and list. Quirks of a controller: unset roleAttributes read back as null,
+// terminatorStrategy defaults to "smartrouting" and maxIdleTimeMillis to 0; encryptionRequired is
+// required at creation and read-only afterwards (PUT/PATCH ignore it); configs must exist, at most
+// one per config type, and read back sorted.
+import type { MockResponse } from "../../types";
+import { created, empty, invalidField, ok, selfLink } from "../envelope";
+import { listQuery } from "../query";
+import { type Route, type RouteContext, route } from "../routes";
+import type { EdgeState, ServiceRecord } from "../state";
+import { asObject, type Body, bool, int, str, stringList, tags } from "../validate";
+
+export const DEFAULT_TERMINATOR_STRATEGY = "smartrouting";
+
+type Fields = Omit<ServiceRecord, "id" | "createdAt" | "updatedAt">;
+
+export class Services {
+  constructor(private readonly state: EdgeState) {}
+
+  routes(): Route[] {
+    return [
+      route("GET", "/services", "full", (ctx) => this.list(ctx)),
+      route("POST", "/services", "full", (ctx) => this.create(ctx)),
+      route("GET", "/services/{id}", "full", (ctx) => this.detail(ctx)),
+      route("PATCH", "/services/{id}", "full", (ctx) => this.patch(ctx)),
+      route("PUT", "/services/{id}", "full", (ctx) => this.put(ctx)),
+      route("DELETE", "/services/{id}", "full", (ctx) => this.remove(ctx)),
+    ];
+  }
+
+  private list(ctx: RouteContext): MockResponse {
+    const page = listQuery(this.state.services, ctx.req.query);
+    return ok(
+      page.items.map((s) => this.render(s)),
+      page.meta,
+    );
+  }
+
+  private detail(ctx: RouteContext): MockResponse {
+    return ok(this.render(this.state.services.require(ctx.params.id)));
+  }
+
+  private create(ctx: RouteContext): MockResponse {
+    const body = asObject(ctx.body);
+    const fields: Fields = {
+      ...this.readFull(body),
+      encryptionRequired: bool(body, "encryptionRequired", { required: true }) as boolean,
+    };
+    this.state.services.assertUniqueName(fields.name);
+    return created("services", this.state.services.insert(fields).id);
+  }
+
+  private put(ctx: RouteContext): MockResponse {
+    const service = this.state.services.require(ctx.params.id);
+    const body = asObject(ctx.body);
+    const fields = { ...this.readFull(body), encryptionRequired: service.encryptionRequired };
+    this.state.services.assertUniqueName(fields.name, service.id);
+    this.state.services.replace(service.id, fields);
+    return empty();
+  }
+
+  private patch(ctx: RouteContext): MockResponse {
+    const service = this.state.services.require(ctx.params.id);
+    const body = asObject(ctx.body);
+    const changes: Partial<Fields> = {};
+    const name = str(body, "name", { nullable: true });
+    if (name !== undefined) {
+      this.state.services.assertUniqueName(name, service.id);
+      changes.name = name;
+    }
+    if ("configs" in body) changes.configs = this.configs(body);
+    if ("roleAttributes" in body)
+      changes.roleAttributes = stringList(body, "roleAttributes", { nullable: true }) ?? null;
+    const strategy = str(body, "terminatorStrategy", { nullable: true });
+    if (strategy !== undefined) changes.terminatorStrategy = strategy || DEFAULT_TERMINATOR_STRATEGY;
+    const idle = int(body, "maxIdleTimeMillis", { nullable: true, min: 0 });
+    if (idle !== undefined) changes.maxIdleTimeMillis = idle;
+    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+    this.state.services.update(service.id, changes);
+    return empty();
+  }
+
+  private remove(ctx: RouteContext): MockResponse {
+    this.state.services.delete(this.state.services.require(ctx.params.id).id);
+    return empty();
+  }
+
+  /** Everything but encryptionRequired, as POST and PUT carry it. */
+  private readFull(body: Body): Omit<Fields, "encryptionRequired"> {
+    return {
+      name: str(body, "name", { required: true }) as string,
+      configs: this.configs(body),
+      roleAttributes: stringList(body, "roleAttributes", { nullable: true }) ?? null,
+      terminatorStrategy: str(body, "terminatorStrategy", { nullable: true }) || DEFAULT_TERMINATOR_STRATEGY,
+      maxIdleTimeMillis: int(body, "maxIdleTimeMillis", { nullable: true, min: 0 }) ?? 0,
+      tags: tags(body, "tags") ?? {},
+    };
+  }
+
+  /** Config ids that exist, at most one per config type; stored sorted. */
+  private configs(body: Body): string[] {
+    const ids = stringList(body, "configs", { nullable: true }) ?? [];
+    const types = new Set<string>();
+    for (const id of ids) {
+      const config = this.state.configs.find(id);
+      if (!config) throw invalidField("configs", `no config found with id '${id}'`, id);
+      if (types.has(config.configTypeId)) {
+        throw invalidField("configs", `duplicate configs for config type '${config.configTypeId}'`, ids);
+      }
+      types.add(config.configTypeId);
+    }
+    return [...ids].sort();
+  }
+
+  private render(service: ServiceRecord): Record<string, unknown> {
+    const link = (rel: string) => ({ href: `./services/${service.id}/${rel}` });
+    return {
+      id: service.id,
+      createdAt: service.createdAt,
+      updatedAt: service.updatedAt,
+      _links: {
+        ...selfLink("services", service.id),
+        configs: link("configs"),
+        "service-edge-router-policies": link("service-edge-router-policies"),
+        "service-policies": link("service-policies"),
+        terminators: link("terminators"),
+      },
+      tags: service.tags ?? {},
+      name: service.name,
+      configs: service.configs.length > 0 ? [...service.configs] : null, // a real controller: null when none
+      // Config data by type name is only filled for config types the session asked for: none here.
+      // A real controller answers null for a service without configs.
+      config: service.configs.length > 0 ? {} : null,
+      encryptionRequired: service.encryptionRequired,
+      maxIdleTimeMillis: service.maxIdleTimeMillis,
+      terminatorStrategy: service.terminatorStrategy,
+      roleAttributes: service.roleAttributes === null ? null : [...service.roleAttributes],
+      // The caller is an admin: it may do both.
+      permissions: ["Bind", "Dial"],
+      postureQueries: [],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// Reading a harness report in tests: what each resource's step was, and what a refresh found changed.
+import assert from "node:assert/strict";
+import type { HarnessResult } from "../harness";
+
+/** The run succeeded (the output is the failure message). */
+export function expectOk(result: HarnessResult): void {
+  assert.equal(result.exitCode, 0, `${result.stdout}\n${result.stderr}`);
+}
+
+/** A `refresh --expect-no-changes` found nothing: no false drift. */
+export function expectCleanRefresh(result: HarnessResult, why: string): void {
+  assert.deepEqual(changes(result), {}, `false drift ${why}`);
+  expectOk(result);
+}
+
+/** {resource name: step} ("create", "same", "update", ...), the stack itself left out. */
+export function ops(result: HarnessResult): Record<string, string> {
+  return Object.fromEntries(
+    result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack").map((r) => [r.name, r.op]),
+  );
+}
+
+/** {resource name: "delete" | sorted changed property names}. */
+export function changes(result: HarnessResult): Record<string, string | string[]> {
+  return Object.fromEntries(
+    result.report.changes.map((c) => [
+      c.name,
+      c.kind === "delete" ? "delete" : c.properties.map((p) => p.name).sort(),
+    ]),
+  );
+}
