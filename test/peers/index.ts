@@ -1,0 +1,35 @@
+// The real peers (built by `npm run peers` into .peers/bin): where they are, and how a suite that
+// needs them skips, loudly, on a machine without them, or fails when FRONTDOOR_REQUIRE_PEERS=1 (CI).
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
+export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
+
+export type PeerName = "ziti" | "pulumi" | "pulumi-language-nodejs" | "pulumi-resource-pulumi-nodejs";
+
+/** The path of a built peer, or undefined. */
+export function peerPath(name: PeerName): string | undefined {
+  const file = path.join(PEERS_BIN, name);
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return file;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Call from a suite's `before`: returns when every named peer is built; otherwise prints why the
+ * suite does not run and skips it, or throws when peers are required.
+ */
+export function requirePeers(ctx: Mocha.Context, ...names: PeerName[]): void {
+  const missing = names.filter((name) => !peerPath(name));
+  if (missing.length === 0) return;
+  const why = `${missing.join(", ")} not built in ${PEERS_BIN} (run \`npm run peers\`; it needs Go 1.26)`;
+  if (PEERS_REQUIRED)
+    throw new Error(`real-peer suite cannot run: ${why}; FRONTDOOR_REQUIRE_PEERS=1 forbids skipping`);
+  process.stdout.write(`\n    !!! SKIPPING the real-peer suite "${ctx.test?.parent?.title}": ${why}\n\n`);
+  ctx.skip();
+}
