@@ -1,4 +1,6 @@
-// `npm run mock-server -- [--port N] [--host H] [--tls]`: runs the mock server until SIGINT/SIGTERM and
+#!/usr/bin/env node
+// `npm run mock-server -- [--port N] [--host H] [--tls]` in the checkout; `npx pulumi-frontdoor-mock` where
+// the package is installed.: runs the mock server until SIGINT/SIGTERM and
 // prints its URL, the demo credentials and the control token as copy-pasteable `export` lines. These
 // are demo values of a local mock, not real secrets, which is why printing them is fine here; the
 // control token is random per start, so only who reads this output can drive `/__mock/`.

@@ -2,6 +2,7 @@
 // benchmarks (so the server's work does not share the measured client's event loop) and for users
 // who run it beside their own tests.
 import { type ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { controlHeaders, type DemoCredentials, type RequestLogEntry } from "./server";
 
@@ -15,15 +16,15 @@ export interface MockProcess {
 }
 
 export async function startMockProcess(args: string[] = []): Promise<MockProcess> {
-  const cli = path.join(__dirname, "cli.ts");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", cli, ...args],
-    {
-      cwd: path.resolve(__dirname, "../.."),
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  // Compiled (the installed package) the CLI is JavaScript; in the checkout it runs through ts-node.
+  const compiled = path.join(__dirname, "cli.js");
+  const argv = fs.existsSync(compiled)
+    ? [compiled, ...args]
+    : ["-r", "ts-node/register/transpile-only", path.join(__dirname, "cli.ts"), ...args];
+  const child: ChildProcess = spawn(process.execPath, argv, {
+    cwd: path.resolve(__dirname, "../.."),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     let seen = "";
     child.stdout!.on("data", (chunk: Buffer) => {

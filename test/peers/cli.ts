@@ -40,23 +40,25 @@ export async function cliStack(
     config?: Record<string, string>;
     secretConfig?: Record<string, string>;
     env?: NodeJS.ProcessEnv;
+    /** Run in `programDir` itself (a user's project with its own node_modules) instead of a copy. */
+    inPlace?: boolean;
   } = {},
 ): Promise<CliStack> {
   const pulumi = peerPath("pulumi");
   if (!pulumi) throw new Error("pulumi is not built (npm run peers)");
   const stack = options.stack ?? "dev";
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-cli-"));
-  const dir = path.join(
-    REPO_ROOT,
-    "test",
-    "programs",
-    `.work-cli-${path.basename(programDir)}-${process.pid}`,
-  );
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(programDir, dir, {
-    recursive: true,
-    filter: (source) => !/Pulumi\.[^/]+\.yaml$|node_modules|\.state/.test(path.relative(programDir, source)),
-  });
+  const dir = options.inPlace
+    ? programDir
+    : path.join(REPO_ROOT, "test", "programs", `.work-cli-${path.basename(programDir)}-${process.pid}`);
+  if (!options.inPlace) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.cpSync(programDir, dir, {
+      recursive: true,
+      filter: (source) =>
+        !/Pulumi\.[^/]+\.yaml$|node_modules|\.state/.test(path.relative(programDir, source)),
+    });
+  }
   const passphrase = crypto.randomBytes(16).toString("hex");
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -122,7 +124,7 @@ export async function cliStack(
   };
 
   const dispose = async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!options.inPlace) fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {

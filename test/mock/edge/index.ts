@@ -1,7 +1,6 @@
 // The OpenZiti Edge management API mock (base path /edge/management/v1): an independent
 // implementation of the controller contract (it imports nothing from provider/ or sdk/), with
 // the real controller's quirks. See README.md in this folder for what it covers.
-import { swaggerConformance, validateRequest, validateResponse } from "../../conformance/swagger";
 import type { MockApi, MockRequest, MockResponse } from "../types";
 import { ApiError, BASE_PATH, notFound } from "./envelope";
 import { fingerprint as fingerprintOf, issueCertificate } from "./pki";
@@ -20,6 +19,27 @@ import { SESSION_HEADER, Sessions } from "./sessions";
 import { EdgeState } from "./state";
 import type { BaseRecord, Collection } from "./store";
 import { newTotpSecret } from "./totp";
+
+/**
+ * The swagger checks, loaded only when an option asks for them: they need `ajv` and the swagger file,
+ * which the checkout has and an installed package need not (its users rarely validate the mock itself).
+ */
+function conformance(): SwaggerChecks {
+  try {
+    return require("../../conformance/swagger");
+  } catch (error) {
+    throw new Error(
+      `the Edge mock's swagger checks (validateRequests/validateResponses) run in the project's checkout only: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** What the mock uses of test/conformance/swagger.ts (typed here so the shipped package need not contain it). */
+interface SwaggerChecks {
+  swaggerConformance(): { findOperation(method: string, path: string): unknown };
+  validateRequest(method: string, path: string, body: unknown): string[];
+  validateResponse(method: string, path: string, status: number, body: unknown): string[];
+}
 
 export interface EdgeMockOptions {
   /** Username and password of the built-in admin identity ("Default Admin"). */
@@ -130,8 +150,11 @@ export class EdgeMock implements MockApi {
     if (!req.path.startsWith("/edge/")) return undefined;
     const response = this.serve(req);
     // Unknown paths (404) have no operation to check against.
-    if (this.options.validateResponses && swaggerConformance().findOperation(req.method, req.path)) {
-      const violations = validateResponse(req.method, req.path, response.status, response.body);
+    if (
+      this.options.validateResponses &&
+      conformance().swaggerConformance().findOperation(req.method, req.path)
+    ) {
+      const violations = conformance().validateResponse(req.method, req.path, response.status, response.body);
       this.conformanceViolations.push(...violations);
     }
     return response;
@@ -154,7 +177,7 @@ export class EdgeMock implements MockApi {
       }
       const body = parseBody(req);
       if (this.options.validateRequests && (body !== undefined || hasBodyVerb(req.method))) {
-        this.conformanceViolations.push(...validateRequest(req.method, req.path, body));
+        this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
       }
       const access = match.route.access;
       const session =
