@@ -18,6 +18,7 @@ import {
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { unsafeIdReason } from "./resources/common";
+import { joinSecretValues, separateSecretValues } from "./secretValues";
 
 const PROVIDER_KEY = "__provider";
 
@@ -76,7 +77,7 @@ export async function check(kind: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
   const { [PROVIDER_KEY]: provider, ...given } = news;
   const withDefaults = applyScopeDefaults(def, given);
-  const { inputs, failures } = checkInputs(def, withDefaults, withoutProvider(olds ?? {}));
+  const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
   // Bad settings fail every resource's check, so `preview` stops before any request is made.
   const settingFailures = settingProblems(currentSettings()).map((p) => ({
     property: p.key,
@@ -89,7 +90,8 @@ export async function check(kind: string, olds: Props, news: Props) {
 }
 
 export async function diff(kind: string, _id: string, olds: Props, news: Props) {
-  const outcome = diffInputs(resourceDefinition(kind), olds, news);
+  const def = resourceDefinition(kind);
+  const outcome = diffInputs(def, fromState(def, olds), news);
   return {
     changes: outcome.changes,
     replaces: outcome.replaces,
@@ -121,7 +123,7 @@ export async function create(kind: string, inputs: Props) {
       for (let attempt = 1; ; attempt++) {
         try {
           const { id, outs } = await def.create(ctx, given);
-          return { id, outs: plain(outs) };
+          return { id, outs: toState(def, outs) };
         } catch (err) {
           // The request may have created the object although its answer was lost: adopt it if it
           // exists, so `up` neither duplicates it nor leaves an orphan; if it does not, sending the
@@ -140,7 +142,7 @@ export async function create(kind: string, inputs: Props) {
               );
             }
             debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
-            return { id: existing.id, outs: plain(existing.outs) };
+            return { id: existing.id, outs: toState(def, existing.outs) };
           }
           if (attempt >= ambiguousCreateAttempts()) throw err;
           debug(`${def.kind}: create answer lost and no object exists; sending it again`);
@@ -168,26 +170,26 @@ async function keepProviderOnPartialFailure<T>(inputs: Props, work: Promise<T>):
 
 export async function read(kind: string, id: string, props: Props) {
   const def = resourceDefinition(kind);
-  const state = withoutProvider(props);
+  const state = fromState(def, props);
   const target = scopedId(def, id, state);
   return guard(def, state, async () => {
     const outs = await def.read(context(), target.id, target.state);
-    return outs ? { id: target.id, props: plain(outs) } : {};
+    return outs ? { id: target.id, props: toState(def, outs) } : {};
   });
 }
 
 export async function update(kind: string, id: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
-  const target = scopedId(def, id, withoutProvider(olds));
+  const target = scopedId(def, id, fromState(def, olds));
   const given = withoutProvider(news);
   return guard(def, given, async () => ({
-    outs: plain(await def.update(context(), target.id, target.state, given)),
+    outs: toState(def, await def.update(context(), target.id, target.state, given)),
   }));
 }
 
 export async function remove(kind: string, id: string, props: Props) {
   const def = resourceDefinition(kind);
-  const target = scopedId(def, id, withoutProvider(props));
+  const target = scopedId(def, id, fromState(def, props));
   await guard(def, target.state, () => def.delete(context(), target.id, target.state));
 }
 
@@ -222,8 +224,14 @@ function withoutProvider(props: Props): Props {
   return rest;
 }
 
-function plain(outs: Props): Props {
-  return toPlainData(outs) as Props;
+/** Outputs as the state keeps them: plain data, nested secret leaves in a property of their own. */
+function toState(def: ResourceDefinition, outs: Props): Props {
+  return separateSecretValues(def, toPlainData(outs) as Props);
+}
+
+/** State (outputs or old inputs) as the resource modules work with it: the inverse of toState. */
+function fromState(def: ResourceDefinition, props: Props): Props {
+  return joinSecretValues(def, withoutProvider(props));
 }
 
 /** Errors leave the provider naming the resource, redacted; unexpected ones keep their message only. */

@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { context } from "../provider/engine";
-import { importSnippets } from "../provider/tools/importSnippets";
+import { idsInState, importSnippets } from "../provider/tools/importSnippets";
 import { runHarness } from "./harness";
 import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
@@ -240,5 +240,131 @@ describe("import snippets for edge routers, external JWT signers and posture che
     const second = await runHarness("up", opts);
     assert.equal(second.exitCode, 0, second.stderr);
     assert.deepEqual(second.report.summary, { same: 4 });
+  });
+});
+
+describe("import snippets: references, filters and objects a stack already holds", function () {
+  this.timeout(180_000);
+  let mock: MockServer;
+  let workdir: string;
+  before(async () => {
+    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+    await configureFor(mockConfig(mock));
+    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
+  });
+  after(async () => {
+    await mock.close();
+    fs.rmSync(workdir, { recursive: true, force: true });
+  });
+
+  const harnessOptions = (dir: string, text: string) => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted-refs\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(dir, "package.json"), '{"name": "adopted-refs", "private": true}\n');
+    fs.writeFileSync(path.join(dir, "index.ts"), text);
+    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
+    return {
+      programDir: dir,
+      stateFile: path.join(dir, "state.json"),
+      config,
+      secretConfig: {
+        "frontdoor:token": token,
+        "frontdoor:edgePassword": edgePassword,
+        ssoDataClientSecret: "refs-secret-1",
+      },
+    };
+  };
+
+  it("refers to imported objects by variable, declares them first, and destroys in that order", async () => {
+    // Made in an order the program must not copy: the identity and the frontdoor before what they use
+    // would be impossible, so the references alone must order the printed program.
+    const policy = await createChecked("AuthPolicy", { name: "strict", secondary: { requireTotp: true } });
+    const sso = await createChecked("AuthProvider", {
+      name: "sso",
+      type: "OIDC",
+      data: { issuer: "https://login.example.com", client_id: "fd", client_secret: "refs-secret-1" },
+    });
+    await createChecked("CustomFrontend", { hostname: "app.refs.example.com", authProviderIds: [sso.id] });
+    await createChecked("Identity", { name: "alice", type: "User", authPolicyId: policy.id });
+    const intercept = await createChecked("Config", {
+      name: "web-intercept",
+      configTypeName: "intercept.v1",
+      data: { protocols: ["tcp"], addresses: ["web.ziti"], portRanges: [{ low: 443, high: 443 }] },
+    });
+    const web = await createChecked("Service", { name: "web", configs: [intercept.id] });
+    await createChecked("ServicePolicy", {
+      name: "web-dial",
+      type: "Dial",
+      identityRoles: ["#staff"],
+      serviceRoles: [`@${web.id}`],
+    });
+
+    const kinds = [
+      "AuthPolicy",
+      "AuthProvider",
+      "CustomFrontend",
+      "Identity",
+      "Config",
+      "Service",
+      "ServicePolicy",
+    ];
+    const text = await importSnippets(context(), { kinds });
+    assert.match(text, /authProviderIds: \[sso\.id\]/);
+    assert.match(text, /authPolicyId: strict\.id/);
+    assert.match(text, /configs: \[webIntercept\.id\]/);
+    assert.match(text, /serviceRoles: \[pulumi\.interpolate`@\$\{web\.id\}`\]/);
+    // Ids appear only as import ids, never as literal references.
+    const withoutImports = text.replace(/\{ import: "[^"]*" \}/g, "");
+    for (const id of [policy.id, sso.id, intercept.id, web.id])
+      assert.ok(!withoutImports.includes(id), `literal id ${id} in:\n${text}`);
+    const position = (variable: string) => text.indexOf(`export const ${variable} =`);
+    assert.ok(position("strict") < position("alice"), "the auth policy comes before the identity");
+    assert.ok(
+      position("sso") < text.indexOf("new frontdoor.CustomFrontend("),
+      "the auth provider comes before the frontend",
+    );
+    assert.ok(position("webIntercept") < position("web") && position("web") < position("webDial"));
+
+    const opts = harnessOptions(path.join(workdir, "refs"), text);
+    const first = await runHarness("up", opts);
+    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
+    assert.deepEqual(first.report.summary, { import: 7 });
+    const second = await runHarness("up", opts);
+    assert.deepEqual(second.report.summary, { same: 7 }, second.stdout);
+    // The references are dependencies in the state, so destroy removes users before what they use.
+    const destroyed = await runHarness("destroy", opts);
+    assert.equal(destroyed.exitCode, 0, destroyed.stderr + destroyed.stdout);
+    assert.deepEqual(mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers"), []);
+    assert.deepEqual(mock.edge.list("services"), []);
+  });
+
+  it("prints only objects whose name matches, and none that a given state already holds", async () => {
+    const managed = await createChecked("AuthPolicy", { name: "team-a-policy" });
+    await createChecked("AuthPolicy", { name: "team-b-policy" });
+    await createChecked("AuthPolicy", { name: "other" });
+
+    const matching = await importSnippets(context(), { kinds: ["AuthPolicy"], names: ["team-*"] });
+    assert.match(matching, /"team-a-policy"/);
+    assert.match(matching, /"team-b-policy"/);
+    assert.doesNotMatch(matching, /"other"/);
+
+    // A stack that holds team-a-policy: its state (harness file or `pulumi stack export`) excludes it.
+    const harnessState = {
+      resources: [{ urn: "urn:pulumi:dev::x::frontdoor:AuthPolicy::a", id: managed.id }],
+    };
+    const exported = {
+      version: 3,
+      deployment: { resources: [{ urn: "urn:x", id: managed.id }, { urn: "urn:y" }] },
+    };
+    for (const state of [harnessState, exported]) {
+      const rest = await importSnippets(context(), {
+        kinds: ["AuthPolicy"],
+        names: ["team-*"],
+        excludeIds: idsInState(state),
+      });
+      assert.doesNotMatch(rest, /"team-a-policy"/);
+      assert.match(rest, /"team-b-policy"/);
+    }
+    assert.throws(() => idsInState({ something: "else" }), /not a stack state/);
   });
 });

@@ -109,10 +109,18 @@ export const authProvider = {
     "An auth provider of a frontdoor: how inbound requests are authenticated (OIDC or API key). " +
     "Updating it updates every custom frontend that uses it; deleting one that a custom frontend still uses fails.",
   inputs: AuthProviderInputs,
-  outputs: z.object({}),
+  outputs: z.object({
+    secretValues: z
+      .record(z.string(), z.string())
+      .meta({ secret: true })
+      .describe(
+        "The secret leaves of `data` (`data.client_secret` or `data.api_key`), kept in a property of their " +
+          "own so that a change of a non-secret field of `data` shows by name in diffs.",
+      ),
+  }),
   replaceOnChanges: ["frontdoorId"],
   serverDefaults: ["data.scopes"],
-  secretOutputs: ["data"],
+  secretOutputs: ["secretValues"],
   create,
   update,
   ...collectionOperations(collection, (server, state) => outputs(state.frontdoorId, server)),

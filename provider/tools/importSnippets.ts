@@ -2,7 +2,10 @@
 // (the engine's id-only Read carries no `__provider`), but the `import` resource option in a program
 // can. This writes that program for you: one `new frontdoor.<Kind>(..., { import: "<id>" })` per
 // existing object, with its current settings as the inputs (so the first `up` shows no changes) and
-// every secret input as a `config.requireSecret(...)` placeholder to fill in.
+// every secret input as a `config.requireSecret(...)` placeholder to fill in. An object that refers to
+// another one in the program (an identity's auth policy, a custom frontend's auth providers, a service's
+// configs, a policy's `@id` roles) refers to its variable, not to the literal id, so the engine knows the
+// order: create the referenced object first, destroy it last.
 
 import { ListUnavailableError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
@@ -14,6 +17,17 @@ export interface SnippetOptions {
   kinds?: string[];
   /** Frontdoor whose objects are listed (Frontdoor kinds). */
   frontdoorId?: string;
+  /** Name patterns (`*` any text, `?` one character); an object is printed when one matches. */
+  names?: string[];
+  /** Ids of objects to leave out: those a stack's state already holds (see `idsInState`). */
+  excludeIds?: Set<string>;
+}
+
+interface Found {
+  def: ResourceDefinition;
+  id: string;
+  state: Props;
+  name: string;
 }
 
 export async function importSnippets(ctx: ResourceContext, options: SnippetOptions): Promise<string> {
@@ -24,6 +38,8 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
     "const config = new pulumi.Config();",
   ];
   const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
+  const patterns = (options.names ?? []).map(globPattern);
+  const found: Found[] = [];
   const names = new Set<string>();
   for (const def of resourceDefinitions) {
     if (!def.list || (options.kinds && !options.kinds.includes(def.kind))) continue;
@@ -39,22 +55,48 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
       continue;
     }
     for (const id of ids) {
+      if (options.excludeIds?.has(id)) continue;
       const state = await def.read(ctx, id, scope);
-      if (state) lines.push("", snippet(def, id, state, scope, names));
+      if (!state) continue;
+      const objectName = String(state.name ?? def.kind);
+      if (patterns.length && !patterns.some((p) => p.test(objectName))) continue;
+      found.push({ def, id, state, name: uniqueName(objectName, names) });
     }
   }
+  const variables = new Map(found.map((f) => [f.id, identifier(f.name)]));
+  const rendered = found.map((f) => snippet(f.def, f.id, f.state, scope, f.name, variables));
+  for (const index of dependencyOrder(
+    rendered.map((r) => r.uses),
+    found.map((f) => identifier(f.name)),
+  ))
+    lines.push("", rendered[index].text);
   return `${lines.join("\n")}\n`;
 }
 
-/** The program text that declares and imports one object. */
+/** Ids of the resources in a state file: `pulumi stack export` output or the engine harness's state. */
+export function idsInState(document: unknown): Set<string> {
+  const doc = document as { deployment?: { resources?: unknown[] }; resources?: unknown[] };
+  const resources = doc?.deployment?.resources ?? doc?.resources;
+  if (!Array.isArray(resources))
+    throw new Error("not a stack state: expected `pulumi stack export` output or a harness state file");
+  const ids = new Set<string>();
+  for (const r of resources as { id?: unknown }[]) if (typeof r?.id === "string" && r.id) ids.add(r.id);
+  return ids;
+}
+
+/**
+ * The program text that declares and imports one object, and the variables it refers to. A string
+ * that holds the id of another printed object, in a property that takes ids (`...Id`, `...Ids`,
+ * `...Roles`, `configs`), becomes a reference to that object's variable.
+ */
 export function snippet(
   def: ResourceDefinition,
   id: string,
   state: Props,
   scope: Props,
-  taken: Set<string>,
-): string {
-  const name = uniqueName(String(state.name ?? def.kind), taken);
+  name: string,
+  variables: Map<string, string> = new Map(),
+): { text: string; uses: Set<string> } {
   const inputs: Props = {};
   for (const key of propertyNames(def.inputs)) {
     if (
@@ -66,30 +108,66 @@ export function snippet(
     }
   }
   const secrets = new Set(secretPaths(def.inputs));
-  const body = render(inputs, "  ", "", (path) =>
-    secrets.has(path) ? `config.requireSecret("${configKey(name, path)}")` : undefined,
-  );
+  const uses = new Set<string>();
+  const replace: Replace = (path, value) => {
+    if (secrets.has(path)) return `config.requireSecret("${configKey(name, path)}")`;
+    if (typeof value !== "string" || !REFERENCE_PROPERTY.test(path.split(".").pop() ?? "")) return undefined;
+    const role = value.startsWith("@");
+    const variable = variables.get(role ? value.slice(1) : value);
+    if (!variable || variable === identifier(name)) return undefined;
+    uses.add(variable);
+    return role ? `pulumi.interpolate\`@\${${variable}.id}\`` : `${variable}.id`;
+  };
+  const body = render(inputs, "  ", "", replace);
   const importId = def.api === "frontdoor" ? `${state.frontdoorId ?? scope.frontdoorId}/${id}` : id;
-  return `export const ${identifier(name)} = new frontdoor.${def.kind}("${name}", ${body}, { import: "${importId}" });`;
+  const text = `export const ${identifier(name)} = new frontdoor.${def.kind}("${name}", ${body}, { import: "${importId}" });`;
+  return { text, uses };
 }
 
-type SecretFor = (path: string) => string | undefined;
+/** Properties whose strings are ids of other objects (or `@id` roles). */
+const REFERENCE_PROPERTY = /(Ids?|Roles|^configs)$/;
 
-function render(value: unknown, indent: string, path: string, secretFor: SecretFor): string {
-  const secret = path ? secretFor(path) : undefined;
-  if (secret) return secret;
+type Replace = (path: string, value: unknown) => string | undefined;
+
+function render(value: unknown, indent: string, path: string, replace: Replace): string {
+  const replaced = path ? replace(path, value) : undefined;
+  if (replaced) return replaced;
   if (Array.isArray(value)) {
-    if (value.every((v) => typeof v !== "object" || v === null)) return JSON.stringify(value);
-    return `[${value.map((v) => render(v, indent, path, secretFor)).join(", ")}]`;
+    const items = value.map((v) => replace(path, v) ?? render(v, indent, path, replace));
+    return `[${items.join(", ")}]`;
   }
   if (value && typeof value === "object") {
     const entries = Object.entries(value).map(([k, v]) => {
       const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
-      return `${indent}  ${key}: ${render(v, `${indent}  `, path ? `${path}.${k}` : k, secretFor)},`;
+      return `${indent}  ${key}: ${render(v, `${indent}  `, path ? `${path}.${k}` : k, replace)},`;
     });
     return `{\n${entries.join("\n")}\n${indent}}`;
   }
   return JSON.stringify(value);
+}
+
+/** Indexes in an order where every object comes after the ones it refers to (stable otherwise). */
+function dependencyOrder(uses: Set<string>[], variables: string[]): number[] {
+  const order: number[] = [];
+  const placed = new Set<string>();
+  const pending = variables.map((_, i) => i);
+  while (pending.length > 0) {
+    const ready = pending.findIndex((i) => [...uses[i]].every((u) => placed.has(u)));
+    // No cycles: an object can only refer to one that existed before it. Should one appear anyway, the
+    // rest keep their order rather than loop.
+    const next = pending.splice(Math.max(ready, 0), 1)[0];
+    order.push(next);
+    placed.add(variables[next]);
+  }
+  return order;
+}
+
+function globPattern(glob: string): RegExp {
+  const escaped = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${escaped}$`);
 }
 
 function uniqueName(base: string, taken: Set<string>): string {

@@ -38,8 +38,12 @@ export function formatReport(r: Report): string {
     const suffix = res.error ? "  **failed**" : res.retained ? "  (retained)" : "";
     lines.push(`    ${SYMBOL[res.op].padEnd(10)} ${shortType(res.type).padEnd(width)}  ${res.name}${suffix}`);
     const change = r.changes.find((c) => c.urn === res.urn && c.kind === "update");
-    for (const p of change?.properties ?? [])
-      lines.push(`        ${p.name}: ${value(p.old)} => ${value(p.new)}`);
+    for (const p of change?.properties ?? []) {
+      // Leaf by leaf where the property is an object; the whole value otherwise.
+      const leaves = p.leaves?.length ? p.leaves : [{ path: p.name, old: p.old, new: p.new }];
+      for (const leaf of leaves)
+        lines.push(`        ~ ${leaf.path}: ${value(leaf.old)} => ${value(leaf.new)}`);
+    }
   }
   const outputs = Object.entries(r.outputs);
   if (outputs.length > 0) {

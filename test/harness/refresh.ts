@@ -1,6 +1,7 @@
 // `refresh`: Read every resource in state, then Diff (refreshed outputs against the stored inputs),
 // as the engine does; the provider's diff decides what counts as drift.
-import { markSecretKeys, maskSecrets, secretKeys, stripSecrets } from "./secrets";
+import { changedLeaves, shown } from "./leaves";
+import { annotateSecrets, markSecretKeys, stripSecrets } from "./secrets";
 import type { Session } from "./session";
 import type { StateResource } from "./state";
 import { deepEqual, differingKeys } from "./steps";
@@ -30,13 +31,12 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
     s.record(r, "delete");
     return;
   }
-  // Secretness survives a refresh: whatever was secret before (or is a secret input) stays secret.
-  const secret = new Set([
-    ...secretKeys(r.outputs),
-    ...secretKeys(r.inputs),
-    ...(r.additionalSecretOutputs ?? []),
-  ]);
-  const outputs = markSecretKeys(read.outputs, secret);
+  // Secretness survives a refresh: whatever was secret before (or is a secret input) stays secret,
+  // leaf by leaf inside objects, as the engine annotates a read.
+  const outputs = markSecretKeys(
+    annotateSecrets(annotateSecrets(read.outputs, r.outputs), r.inputs),
+    r.additionalSecretOutputs ?? [],
+  );
   const diff = await host.diff(r.urn, read.id, read.outputs, r.inputs, r.inputs);
   if (diff.changes) {
     const properties = await driftedProperties(s, r, read.id, outputs);
@@ -45,7 +45,7 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
   const oldInputs = r.inputs;
   r.id = read.id;
   r.outputs = outputs;
-  if (read.inputs) r.inputs = markSecretKeys(read.inputs, secretKeys(oldInputs));
+  if (read.inputs) r.inputs = annotateSecrets(read.inputs, oldInputs);
   s.record(r, diff.changes ? "update" : "same");
 }
 
@@ -74,17 +74,12 @@ async function driftedProperties(
       : await host.diff(r.urn, id, { ...r.outputs, [k]: refreshed[k] }, r.inputs, r.inputs);
     if (probe.changes) drifted.push(k);
   }
-  if (drifted.length > 0) {
-    return drifted.map((k) => ({ name: k, old: shown(r.outputs[k]), new: shown(refreshed[k]) }));
-  }
-  return differingKeys(stripSecrets(r.inputs), stripSecrets(refreshed)).map((k) => ({
-    name: k,
-    old: shown(r.inputs[k]),
-    new: shown(refreshed[k]),
-  }));
+  if (drifted.length > 0) return drifted.map((k) => propertyChange(k, r.outputs[k], refreshed[k]));
+  return differingKeys(stripSecrets(r.inputs), stripSecrets(refreshed)).map((k) =>
+    propertyChange(k, r.inputs[k], refreshed[k]),
+  );
 }
 
-/** Masked, and `null` for an absent value so the JSON report keeps the key. */
-function shown(v: unknown): unknown {
-  return v === undefined ? null : maskSecrets(v);
+function propertyChange(name: string, before: unknown, after: unknown): PropertyChange {
+  return { name, old: shown(before), new: shown(after), leaves: changedLeaves(name, before, after) };
 }

@@ -34,9 +34,28 @@ export function containsSecret(v: unknown): boolean {
   return false;
 }
 
-/** Top-level keys whose value holds a secret anywhere inside. */
-export function secretKeys(props: Record<string, unknown>): string[] {
-  return Object.keys(props).filter((k) => containsSecret(props[k]));
+/**
+ * Secretness copied from `ins` to `outs` as the engine does for a provider that does not accept
+ * secrets (pkg/resource/plugin's annotateSecrets): where both values are objects it recurses, so a
+ * secret leaf marks only that leaf; otherwise an output whose input holds a secret is secret whole.
+ */
+export function annotateSecrets(
+  outs: Record<string, unknown>,
+  ins: Record<string, unknown>,
+): Record<string, unknown> {
+  const out = { ...outs };
+  for (const [key, inValue] of Object.entries(ins)) {
+    if (!(key in out)) continue;
+    const outValue = out[key];
+    if (isObject(outValue) && isObject(inValue)) out[key] = annotateSecrets(outValue, inValue);
+    else if (!isSecret(outValue) && containsSecret(inValue)) out[key] = makeSecret(outValue);
+  }
+  return out;
+}
+
+/** A plain object that is not a secret (or unknown) marker. */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !isSecret(v);
 }
 
 /** Marks the given top-level keys secret, as the engine does with host outputs. */

@@ -2,7 +2,7 @@
 // Check, then Create (new), Read+Diff (import), or Diff -> same / Update / Replace.
 import { deleteResource } from "./deletes";
 import { HostError } from "./host";
-import { markSecretKeys, secretKeys, stripSecrets } from "./secrets";
+import { annotateSecrets, markSecretKeys, stripSecrets } from "./secrets";
 import type { Session } from "./session";
 import type { StateResource } from "./state";
 import type { Op } from "./types";
@@ -35,23 +35,22 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   const host = await s.host();
   const old = s.state.resources.find((r) => r.urn === reg.urn && !r.pendingDelete);
   const news = old ? applyIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges) : reg.inputs;
-  const secretInputs = secretKeys(news);
 
   const checked = await host.check(reg.urn, old?.inputs ?? {}, news);
   if (checked.failures.length > 0) {
     const lines = checked.failures.map((f) => `  ${f.property || "(resource)"}: ${f.reason}`);
     throw new Error(`check failed for ${reg.name}:\n${lines.join("\n")}`);
   }
-  // The host answers without secret markers: re-apply them to the keys that were secret.
-  const inputs = markSecretKeys(checked.inputs, secretInputs);
-  const secretOutputs = [...secretInputs, ...reg.additionalSecretOutputs];
+  // The host answers without secret markers: the engine puts them back where the program's inputs
+  // had them (leaf by leaf inside objects), and marks the resource's additional secret outputs.
+  const inputs = annotateSecrets(checked.inputs, news);
   const entry = (id: string, outputs: Props): StateResource => ({
     urn: reg.urn,
     type: reg.type,
     name: reg.name,
     id,
     inputs,
-    outputs: markSecretKeys(outputs, secretOutputs),
+    outputs: markSecretKeys(annotateSecrets(outputs, news), reg.additionalSecretOutputs),
     dependencies: reg.dependencies,
     ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
     ...(reg.protect ? { protect: true } : {}),

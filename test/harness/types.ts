@@ -49,6 +49,14 @@ export interface PropertyChange {
   name: string;
   old: any;
   new: any;
+  /** The leaves of the property that differ (dotted paths from the property's name). */
+  leaves: LeafChange[];
+}
+
+export interface LeafChange {
+  path: string;
+  old: any;
+  new: any;
 }
 
 /** A refresh finding: `update` = drift, `delete` = the object is gone. */

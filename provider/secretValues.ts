@@ -1,0 +1,76 @@
+// Secret leaves of nested inputs (an OIDC provider's `data.client_secret`) live in the state in a
+// property of their own, `secretValues` (marked secret as a whole), instead of inside their parent.
+// Pulumi marks secrets per top-level output property: were `data` secret as a whole, a change of its
+// non-secret `issuer` would show in `pulumi preview --diff` and refresh as `data: [secret]` and never by
+// name. Kept apart, `data` is shown leaf by leaf and the secret stays a secret, also on import, where no
+// earlier state tells the engine which leaves were secret. The provider puts the leaves back before it
+// compares or sends anything, so diffs and updates see the object as the API does.
+import type { Props, ResourceDefinition } from "./resource";
+import { secretPaths } from "./shape";
+
+export const SECRET_VALUES = "secretValues";
+
+/** Dotted paths of secret inputs below the top level (top-level secrets are secret outputs already). */
+function nestedSecretPaths(def: ResourceDefinition): string[] {
+  return secretPaths(def.inputs).filter((path) => path.includes("."));
+}
+
+/** Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. */
+export function separateSecretValues(def: ResourceDefinition, outs: Props): Props {
+  const paths = nestedSecretPaths(def);
+  if (paths.length === 0) return outs;
+  const secrets: Record<string, unknown> = {};
+  let state = outs;
+  for (const path of paths) {
+    const keys = path.split(".");
+    const value = getAt(state, keys);
+    if (value === undefined) continue;
+    secrets[path] = value;
+    state = withoutAt(state, keys);
+  }
+  return { ...state, [SECRET_VALUES]: secrets };
+}
+
+/** State as the provider works with it: `secretValues` put back in place (the inverse of the above). */
+export function joinSecretValues(def: ResourceDefinition, state: Props): Props {
+  const secrets = state[SECRET_VALUES];
+  if (secrets === undefined || secrets === null || typeof secrets !== "object") return state;
+  const { [SECRET_VALUES]: _moved, ...rest } = state;
+  const known = new Set(nestedSecretPaths(def));
+  let joined: Props = rest;
+  for (const [path, value] of Object.entries(secrets as Record<string, unknown>)) {
+    // Only leaves the schema declares go back, and only into an object that is there.
+    if (!known.has(path)) continue;
+    const keys = path.split(".");
+    const parent = getAt(joined, keys.slice(0, -1));
+    if (parent === null || typeof parent !== "object" || Array.isArray(parent)) continue;
+    joined = withAt(joined, keys, value);
+  }
+  return joined;
+}
+
+function getAt(value: unknown, keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function withoutAt(value: Props, keys: string[]): Props {
+  const [first, ...rest] = keys;
+  if (rest.length === 0) {
+    const { [first]: _removed, ...others } = value;
+    return others;
+  }
+  const child = value[first];
+  if (child === null || typeof child !== "object" || Array.isArray(child)) return value;
+  return { ...value, [first]: withoutAt(child as Props, rest) };
+}
+
+function withAt(value: Props, keys: string[], leaf: unknown): Props {
+  const [first, ...rest] = keys;
+  if (rest.length === 0) return { ...value, [first]: leaf };
+  return { ...value, [first]: withAt((value[first] ?? {}) as Props, rest, leaf) };
+}
