@@ -178,7 +178,14 @@ describe("Frontdoor certificates, tokens and custom frontends through the dynami
     const [change] = result.report.changes;
     assert.equal(change.name, "web");
     assert.equal(change.kind, "update");
-    assert.deepEqual(change.properties, [{ name: "authProviderIds", old: [ssoId], new: [apiKeyId] }]);
+    assert.deepEqual(change.properties, [
+      {
+        name: "authProviderIds",
+        old: [ssoId],
+        new: [apiKeyId],
+        leaves: [{ path: "authProviderIds", old: [ssoId], new: [apiKeyId] }],
+      },
+    ]);
   });
 
   it("updates in place: rename (PATCH), new upload (PUT), token subject (PUT), frontend providers (PATCH)", async () => {

@@ -262,7 +262,14 @@ describe("engine harness", function () {
           name: "a",
           type: DYNAMIC,
           kind: "update",
-          properties: [{ name: "value", old: "v1", new: "changed-outside" }],
+          properties: [
+            {
+              name: "value",
+              old: "v1",
+              new: "changed-outside",
+              leaves: [{ path: "value", old: "v1", new: "changed-outside" }],
+            },
+          ],
         },
         { urn: b.urn, name: "b", type: DYNAMIC, kind: "delete", properties: [] },
       ],
@@ -275,7 +282,7 @@ describe("engine harness", function () {
 
     // The human report names resource, type, property, old and new values.
     const human = formatReport(r.report);
-    assert.match(human, /~ update\s+harness:Obj\s+a\n\s+value: v1 => changed-outside\n/);
+    assert.match(human, /~ update\s+harness:Obj\s+a\n\s+~ value: v1 => changed-outside\n/);
     assert.match(human, /- delete\s+harness:Obj\s+b/);
 
     const again = await s.run("refresh");

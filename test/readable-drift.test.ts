@@ -166,12 +166,22 @@ describe("readable drift", function () {
         /~ issuer\s*: "https:\/\/login\.example\.com\/realms\/corp" => "https:\/\/evil\.example\.com\/realms\/corp"/,
       );
       assert.match(preview.output, /~ maxAttempts\s*: 3 => 9/);
-      assert.match(preview.output, /~ secretValues\s*: \[secret\] => \[secret\]/);
       for (const secret of [CLIENT_SECRET, ROTATED_SECRET]) assert.ok(!preview.output.includes(secret));
 
       await stack.ok(["up", "--refresh", "--yes", "--skip-preview"]);
       const clean = await stack.run(["refresh", "--expect-no-changes", "--yes"]);
       assert.equal(clean.code, 0, clean.output);
+
+      // A secret rotated behind Pulumi's back alone: the CLI never displays secret values (not even as
+      // changed), but the drift is found and the plan updates the auth provider.
+      const ssoId = await stack.idOf("sso");
+      mock.frontdoor.patch(mock.credentials.frontdoorId, "auth-providers", ssoId, {
+        data: { ...mockGet(mock, ssoId).data, client_secret: ROTATED_SECRET },
+      });
+      const secretOnly = await stack.run(["preview", "--refresh", "--expect-no-changes", "--diff"]);
+      assert.notEqual(secretOnly.code, 0, secretOnly.output);
+      assert.match(secretOnly.output, /~ pulumi-nodejs:dynamic\/frontdoor:AuthProvider: \(update\)/);
+      assert.ok(!secretOnly.output.includes(ROTATED_SECRET) && !secretOnly.output.includes(CLIENT_SECRET));
     });
   });
 });

@@ -61,7 +61,7 @@ describe("secret inputs given as plain values are stored as secrets", function (
     return { up, raw };
   }
 
-  it("AuthProvider: data.client_secret (nested) is a secret in the inputs, data in the outputs", async () => {
+  it("AuthProvider: data.client_secret (nested) is a secret leaf in the inputs and in secretValues", async () => {
     const secret = "plain-given-oidc-secret-7f3a";
     const { up, raw } = await upAndDestroy(
       "AuthProvider",
@@ -71,9 +71,12 @@ describe("secret inputs given as plain values are stored as secrets", function (
         data: { issuer: "https://login.example.com", client_id: "fd", client_secret: secret },
       },
       (resource) => {
-        // The engine marks secretness by top-level property: `data` holds the secret, so it is secret.
-        assert.ok(isSecret(resource.inputs.data), "the input data is stored in plaintext");
-        assert.ok(isSecret(resource.outputs.data));
+        // The leaf is secret, not `data` as a whole (so a changed issuer shows by name); the outputs
+        // keep the leaf in the secret property `secretValues`, not in `data`.
+        assert.ok(isSecret(resource.inputs.data.client_secret), "the input secret is stored in plaintext");
+        assert.ok(!isSecret(resource.inputs.data), "data as a whole is marked secret");
+        assert.equal(resource.outputs.data.client_secret, undefined);
+        assert.ok(isSecret(resource.outputs.secretValues));
       },
     );
     for (const form of leakedForms(secret)) {

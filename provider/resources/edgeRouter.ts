@@ -121,6 +121,7 @@ export const edgeRouter = {
   outputs: EdgeRouterOutputs,
   setProperties: ["roleAttributes"],
   secretOutputs: ["enrollmentJwt", "enrollmentToken"],
+  expiry: { at: "enrollmentExpiresAt", what: "enrollment", warningDays: 1 },
   create,
   update,
   ...collectionOperations(collection, outputs),

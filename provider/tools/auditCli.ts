@@ -5,10 +5,12 @@
 // Exit codes: 0 clean, 1 findings, 2 usage or API error.
 import type { AuditCommand } from "../audit/command";
 import { UsageError } from "../audit/command";
+import { expiryCommand } from "../audit/expiry";
+import { unmanagedCommand } from "../audit/unmanaged";
 import { context } from "../engine";
 
 /** The subcommands, each in its own module under provider/audit/. */
-const COMMANDS: AuditCommand[] = [];
+const COMMANDS: AuditCommand[] = [unmanagedCommand, expiryCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `  pulumi-frontdoor-audit ${c.name} ${c.usage}`).join("\n");

@@ -7,10 +7,11 @@
 // configs, a policy's `@id` roles) refers to its variable, not to the literal id, so the engine knows the
 // order: create the referenced object first, destroy it last.
 
-import { ListUnavailableError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { resourceDefinitions } from "../resources";
 import { propertyNames, secretPaths } from "../shape";
+import { globPattern, listExisting } from "./inventory";
+
+export { idsInState } from "./inventory";
 
 export interface SnippetOptions {
   /** Kinds to list (default: every kind that can be listed). */
@@ -39,30 +40,12 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
   ];
   const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
   const patterns = (options.names ?? []).map(globPattern);
-  const found: Found[] = [];
+  const inventory = await listExisting(ctx, { ...options, skipIds: options.excludeIds });
+  for (const { kind, reason } of inventory.unlisted) lines.push("", `// ${kind}: not listed. ${reason}`);
   const names = new Set<string>();
-  for (const def of resourceDefinitions) {
-    if (!def.list || (options.kinds && !options.kinds.includes(def.kind))) continue;
-    if (def.api === "frontdoor" && !scope.frontdoorId) continue;
-    let ids: string[];
-    try {
-      ids = await def.list(ctx, scope);
-    } catch (err) {
-      // A list the API does not document and the server lacks: asked for by kind, that is an error;
-      // otherwise the program says which kind was left out and how to import it by id.
-      if (!(err instanceof ListUnavailableError) || options.kinds) throw err;
-      lines.push("", `// ${def.kind}: not listed. ${err.message}`.replace(/\n/g, " "));
-      continue;
-    }
-    for (const id of ids) {
-      if (options.excludeIds?.has(id)) continue;
-      const state = await def.read(ctx, id, scope);
-      if (!state) continue;
-      const objectName = String(state.name ?? def.kind);
-      if (patterns.length && !patterns.some((p) => p.test(objectName))) continue;
-      found.push({ def, id, state, name: uniqueName(objectName, names) });
-    }
-  }
+  const found: Found[] = inventory.objects
+    .filter(({ def, state }) => !patterns.length || patterns.some((p) => p.test(objectName(def, state))))
+    .map(({ def, id, state }) => ({ def, id, state, name: uniqueName(objectName(def, state), names) }));
   const variables = new Map(found.map((f) => [f.id, identifier(f.name)]));
   const rendered = found.map((f) => snippet(f.def, f.id, f.state, scope, f.name, variables));
   for (const index of dependencyOrder(
@@ -71,17 +54,6 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
   ))
     lines.push("", rendered[index].text);
   return `${lines.join("\n")}\n`;
-}
-
-/** Ids of the resources in a state file: `pulumi stack export` output or the engine harness's state. */
-export function idsInState(document: unknown): Set<string> {
-  const doc = document as { deployment?: { resources?: unknown[] }; resources?: unknown[] };
-  const resources = doc?.deployment?.resources ?? doc?.resources;
-  if (!Array.isArray(resources))
-    throw new Error("not a stack state: expected `pulumi stack export` output or a harness state file");
-  const ids = new Set<string>();
-  for (const r of resources as { id?: unknown }[]) if (typeof r?.id === "string" && r.id) ids.add(r.id);
-  return ids;
 }
 
 /**
@@ -162,12 +134,8 @@ function dependencyOrder(uses: Set<string>[], variables: string[]): number[] {
   return order;
 }
 
-function globPattern(glob: string): RegExp {
-  const escaped = glob
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  return new RegExp(`^${escaped}$`);
+function objectName(def: ResourceDefinition, state: Props): string {
+  return String(state.name ?? def.kind);
 }
 
 function uniqueName(base: string, taken: Set<string>): string {
