@@ -2,7 +2,9 @@
 // against the real dynamic-provider host, the way `pulumi up` does. See README-style notes in index.ts.
 import { parseArgs, SECRET_CONFIG_ENV } from "./args";
 import { formatFailures, formatReport } from "./format";
+import { projectName } from "./project";
 import { Session } from "./session";
+import { setStackConfig } from "./stackConfig";
 import type { Report } from "./types";
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
@@ -19,7 +21,46 @@ function checkExpectNoChanges(r: Report): void {
   r.ok = false;
 }
 
+/** `harness config set <program-dir> [--stack NAME] [--secret] <key> [--] <value>`, as `pulumi config set`. */
+async function configSet(argv: string[]): Promise<number> {
+  const [programDir, ...rest] = argv;
+  let stack = "dev";
+  let secret = false;
+  const positional: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === "--") {
+      // Everything after `--` is positional (a value may start with "-", as a PEM does).
+      positional.push(...rest.slice(i + 1));
+      break;
+    }
+    if (rest[i] === "--stack") stack = rest[++i];
+    else if (rest[i] === "--secret") secret = true;
+    else positional.push(rest[i]);
+  }
+  if (!programDir || positional.length !== 2 || !stack) {
+    await write(process.stderr, `${CONFIG_USAGE}\n`);
+    return 2;
+  }
+  const [key, value] = positional;
+  setStackConfig(programDir, stack, projectName(programDir), key, value, secret);
+  return 0;
+}
+
+const CONFIG_USAGE = "usage: harness config set <program-dir> [--stack NAME] [--secret] <key> [--] <value>";
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "config") {
+    if (argv[1] !== "set") {
+      await write(process.stderr, `${CONFIG_USAGE}\n`);
+      return 2;
+    }
+    try {
+      return await configSet(argv.slice(2));
+    } catch (e: any) {
+      await write(process.stderr, `error: ${e.message}\n`);
+      return 2;
+    }
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(argv);

@@ -15,7 +15,7 @@ export function projectName(programDir: string): string {
   if (!fs.existsSync(path.join(programDir, "package.json"))) {
     throw new Error(`no package.json in ${programDir}: the Pulumi CLI would run nothing there`);
   }
-  // Only the top-level `name:` is needed; a YAML parser would be a new dependency for one line.
+  // Only the top-level `name:` is needed here: a line, not a YAML document.
   const m = /^name:\s*["']?([^"'\s#]+)/m.exec(text);
   if (!m) throw new Error(`${file} has no top-level "name:"`);
   return m[1];

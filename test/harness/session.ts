@@ -4,6 +4,7 @@ import { Host } from "./host";
 import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
+import { readStackConfig } from "./stackConfig";
 import { type HarnessState, type StateResource, StateStore } from "./state";
 import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
 
@@ -31,10 +32,13 @@ export class Session {
     this.state = this.store.load(this.project, this.stack);
     this.state.project = this.project;
     this.state.stack = this.stack;
-    // Like `pulumi up -c k=v`: config given on the command line is saved with the stack.
-    for (const [k, v] of Object.entries(opts.config ?? {}))
-      this.state.config[fullConfigKey(this.project, k)] = v;
-    for (const [k, v] of Object.entries(opts.secretConfig ?? {})) {
+    // The stack's `Pulumi.<stack>.yaml`, as the CLI reads it; then, like `pulumi up -c k=v`, config
+    // given on the command line, which wins and is saved with the stack.
+    const fromFile = readStackConfig(this.programDir, this.stack);
+    const config = { ...fromFile.config, ...opts.config };
+    const secretConfig = { ...fromFile.secretConfig, ...opts.secretConfig };
+    for (const [k, v] of Object.entries(config)) this.state.config[fullConfigKey(this.project, k)] = v;
+    for (const [k, v] of Object.entries(secretConfig)) {
       this.state.config[fullConfigKey(this.project, k)] = makeSecret(v);
     }
     this.limit = new Limiter(Math.max(1, opts.parallel ?? 16));
