@@ -1,7 +1,7 @@
 // `npm run harness -- <up|preview|refresh|destroy> <program-dir> [options]`: runs a Pulumi program
 // against the real dynamic-provider host, the way `pulumi up` does. See README-style notes in index.ts.
 import { parseArgs, SECRET_CONFIG_ENV } from "./args";
-import { formatFailures, formatReport } from "./format";
+import { formatFailures, formatHeader, formatReport, formatStep } from "./format";
 import { projectName } from "./project";
 import { Session } from "./session";
 import { setStackConfig } from "./stackConfig";
@@ -83,6 +83,12 @@ async function main(argv: string[]): Promise<number> {
     await write(process.stderr, `error: ${e.message}\n`);
     return 2;
   }
+  // Text output streams a line per step as it finishes (a thousand resources never sit silent);
+  // --json prints one document at the end.
+  if (!json) {
+    await write(process.stdout, formatHeader(session.report));
+    session.progress = (step, done) => process.stdout.write(formatStep(step, done));
+  }
   try {
     // Start the host before loading @pulumi/pulumi here (commands -> program): both take ~0.5 s.
     if (command !== "destroy" || session.state.resources.length > 0) session.host().catch(() => undefined);
@@ -95,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   const report = await session.close();
   if (opts.expectNoChanges) checkExpectNoChanges(report);
 
-  await write(process.stdout, json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  await write(process.stdout, json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, true));
   if (!report.ok) {
     await write(process.stderr, formatFailures(report));
     if (hostLog && !opts.debug) await write(process.stderr, `\ndynamic-provider host output:\n${hostLog}`);

@@ -1,5 +1,5 @@
 // Human-readable output in the spirit of `pulumi up`.
-import type { Op, Report } from "./types";
+import type { Op, Report, ResourceReport } from "./types";
 
 const SYMBOL: Record<Op, string> = {
   create: "+ create",
@@ -29,15 +29,31 @@ function value(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-export function formatReport(r: Report): string {
+const VERB = { up: "Updating", preview: "Previewing update", refresh: "Refreshing", destroy: "Destroying" };
+
+export function formatHeader(r: Pick<Report, "command" | "project" | "stack">): string {
+  return `${VERB[r.command]} (${r.project}/${r.stack})\n\n`;
+}
+
+/** The line printed as a step finishes, with the running count of finished steps. */
+export function formatStep(res: ResourceReport, done: number): string {
+  const suffix = res.error ? "  **failed**" : res.retained ? "  (retained)" : "";
+  return `    ${SYMBOL[res.op].padEnd(10)} ${shortType(res.type)}  ${res.name}${suffix}  [${done}]\n`;
+}
+
+/**
+ * The report: a line per resource (left out when `streamed`, i.e. already printed step by step), the
+ * drift of each changed resource leaf by leaf, the outputs and the counts.
+ */
+export function formatReport(r: Report, streamed = false): string {
   const lines: string[] = [];
-  const verb = { up: "Updating", preview: "Previewing update", refresh: "Refreshing", destroy: "Destroying" };
-  lines.push(`${verb[r.command]} (${r.project}/${r.stack})`, "");
+  if (!streamed) lines.push(`${VERB[r.command]} (${r.project}/${r.stack})`, "");
   const width = Math.max(0, ...r.resources.map((x) => shortType(x.type).length));
   for (const res of r.resources) {
+    const change = r.changes.find((c) => c.urn === res.urn && c.kind === "update");
+    if (streamed && !change) continue;
     const suffix = res.error ? "  **failed**" : res.retained ? "  (retained)" : "";
     lines.push(`    ${SYMBOL[res.op].padEnd(10)} ${shortType(res.type).padEnd(width)}  ${res.name}${suffix}`);
-    const change = r.changes.find((c) => c.urn === res.urn && c.kind === "update");
     for (const p of change?.properties ?? []) {
       // Leaf by leaf where the property is an object; the whole value otherwise.
       const leaves = p.leaves?.length ? p.leaves : [{ path: p.name, old: p.old, new: p.new }];

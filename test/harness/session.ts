@@ -120,7 +120,11 @@ export class Session {
       ...extra,
     });
     if (!extra.error) this.report.summary[op] = (this.report.summary[op] ?? 0) + 1;
+    this.progress?.(this.report.resources[this.report.resources.length - 1], this.report.resources.length);
   }
+
+  /** Called as each step finishes (the CLI prints a line and the running count). */
+  progress?: (step: ResourceReport, done: number) => void;
 
   fail(failure: Failure): void {
     this.report.ok = false;
