@@ -101,7 +101,9 @@ describe("AuthProvider through the dynamic-provider host", function () {
     const [change] = result.report.changes;
     assert.equal(change.name, "sso");
     assert.equal(change.kind, "update");
-    assert.deepEqual(change.properties, [{ name: "enabled", old: false, new: true }]);
+    assert.deepEqual(change.properties, [
+      { name: "enabled", old: false, new: true, leaves: [{ path: "enabled", old: false, new: true }] },
+    ]);
     // The next up puts it back.
     const report = await up({ name: "corp-sso-2", enabled: "false" });
     assert.equal(op(report, "sso"), "update");

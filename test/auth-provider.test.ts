@@ -28,7 +28,14 @@ describe("AuthProvider (engine against the mock)", () => {
       name: "corp-sso",
       type: "OIDC",
       enabled: true,
-      data: { ...oidc().data, scopes: ["openid"], supports_pkce: false },
+      data: {
+        issuer: "https://login.example.com",
+        client_id: "frontdoor",
+        scopes: ["openid"],
+        supports_pkce: false,
+      },
+      // The secret leaf is kept apart from `data`, in a property that is secret as a whole.
+      secretValues: { "data.client_secret": "oidc-client-secret-1" },
     });
     const read = await engine.read("AuthProvider", id, outs);
     assert.deepEqual(read, { id, props: outs });
@@ -68,7 +75,7 @@ describe("AuthProvider (engine against the mock)", () => {
       mock.log.map((e) => e.method),
       ["PUT"],
     );
-    assert.equal((rotated.result!.outs.data as any).client_secret, "rotated-secret-2");
+    assert.deepEqual(rotated.result!.outs.secretValues, { "data.client_secret": "rotated-secret-2" });
     const moved = await engine.diff("AuthProvider", id, rotated.result!.outs, {
       ...rotated.result!.outs,
       frontdoorId: "another",

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { type HarnessResult, runHarness } from "./harness";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
-import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
+import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-zero-trust");
 const KINDS = ["ConfigType", "Config", "Service", "ServicePolicy", "ServiceEdgeRouterPolicy"];
@@ -94,8 +94,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
         serp: ["tags"],
         custom: "delete",
       });
-      const property = (name: string, prop: string) =>
-        drift.report.changes.find((c) => c.name === name)?.properties.find((p) => p.name === prop);
+      const property = (name: string, prop: string) => driftOf(drift.report, name, prop);
       assert.deepEqual(property("policy", "type"), { name: "type", old: "Bind", new: "Dial" });
       assert.deepEqual(property("service", "maxIdleTimeMillis"), {
         name: "maxIdleTimeMillis",
@@ -164,11 +163,11 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
         type: ["tags"],
         host: ["data"],
       });
-      const serp = drift.report.changes.find((c) => c.name === "serp");
-      assert.deepEqual(
-        serp?.properties.find((p) => p.name === "serviceRoles"),
-        { name: "serviceRoles", old: [], new: ["#all"] },
-      );
+      assert.deepEqual(driftOf(drift.report, "serp", "serviceRoles"), {
+        name: "serviceRoles",
+        old: [],
+        new: ["#all"],
+      });
     });
 
     it("puts everything back, then refreshes clean", async () => {

@@ -13,7 +13,7 @@ import { type HarnessResult, readState, runHarness } from "./harness";
 import { EdgeClient } from "./mock/edge/client";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
-import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
+import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-all");
 const SSO_SECRET = "drift-sso-client-secret-0001";
@@ -202,21 +202,26 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
       assert.deepEqual(changes(drift), {
         partner: ["name"],
-        sso: ["data"],
+        sso: ["secretValues"],
         frontend: ["authProviderIds"],
         policy: ["primary"],
         user: ["defaultHostingCost", "tags"],
         ca: ["isAuthEnabled"],
         cert: "delete",
       });
-      const property = (name: string, prop: string) =>
-        drift.report.changes.find((c) => c.name === name)?.properties.find((p) => p.name === prop);
+      // Old and new values (the changed leaves are checked in readable-drift.test.ts).
+      const property = (name: string, prop: string) => driftOf(drift.report, name, prop);
       assert.deepEqual(property("partner", "name"), {
         name: "name",
         old: "fu-partner",
         new: "fu-partner-renamed",
       });
-      assert.deepEqual(property("sso", "data"), { name: "data", old: "[secret]", new: "[secret]" });
+      // The rotated secret is drift of `secretValues` (secret as a whole); `data` itself is unchanged.
+      assert.deepEqual(property("sso", "secretValues"), {
+        name: "secretValues",
+        old: "[secret]",
+        new: "[secret]",
+      });
       assert.deepEqual(property("frontend", "authProviderIds"), {
         name: "authProviderIds",
         old: [ids.partner, ids.sso],
@@ -304,11 +309,11 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         ca: ["tags"],
         policy: "delete",
       });
-      const erp = drift.report.changes.find((c) => c.name === "erp");
-      assert.deepEqual(
-        erp?.properties.find((p) => p.name === "identityRoles"),
-        { name: "identityRoles", old: [], new: ["#intruders"] },
-      );
+      assert.deepEqual(driftOf(drift.report, "erp", "identityRoles"), {
+        name: "identityRoles",
+        old: [],
+        new: ["#intruders"],
+      });
       noPlaintext(drift, SSO_SECRET, PARTNER_KEY);
     });
 

@@ -71,7 +71,7 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
     const diff = await host.diff(reg.urn, read.id, read.outputs, inputs, read.inputs ?? inputs);
     if (diff.changes) {
       // Leaf paths (`data.scopes`), so a mismatch deep inside an object input is named exactly.
-      const props = differingPaths(stripSecrets(inputs), read.outputs);
+      const props = differingPaths(stripSecrets(inputs), withSecretValuesInPlace(read.outputs));
       throw new Error(
         `import of ${reg.name} (${reg.importId}) would change properties [${props.join(", ")}]: ` +
           "make the program's inputs match the existing object",
@@ -144,6 +144,26 @@ export function differingKeys(a: Props, b: Props): string[] {
 }
 
 /** Like differingKeys, but down to the leaves of plain objects: `data.scopes` rather than `data`. */
+/**
+ * Outputs with the provider's `secretValues` (nested secret leaves kept apart, by dotted path) put back
+ * in place, so inputs and outputs compare leaf by leaf.
+ */
+function withSecretValuesInPlace(outputs: Props): Props {
+  const { secretValues, ...rest } = outputs;
+  if (!secretValues || typeof secretValues !== "object") return outputs;
+  const joined: Props = structuredClone(rest);
+  for (const [dotted, value] of Object.entries(secretValues as Props)) {
+    const keys = dotted.split(".");
+    let at: Props = joined;
+    for (const key of keys.slice(0, -1)) {
+      if (!isPlainObject(at[key])) at[key] = {};
+      at = at[key] as Props;
+    }
+    at[keys[keys.length - 1]] = value;
+  }
+  return joined;
+}
+
 export function differingPaths(a: Props, b: Props, prefix = ""): string[] {
   return differingKeys(a, b).flatMap((k) => {
     const [x, y] = [a[k], b?.[k]];

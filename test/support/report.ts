@@ -1,6 +1,6 @@
 // Reading a harness report in tests: what each resource's step was, and what a refresh found changed.
 import assert from "node:assert/strict";
-import type { HarnessResult } from "../harness";
+import type { HarnessResult, Report } from "../harness";
 
 /** The run succeeded (the output is the failure message). */
 export function expectOk(result: HarnessResult): void {
@@ -28,4 +28,12 @@ export function changes(result: HarnessResult): Record<string, string | string[]
       c.kind === "delete" ? "delete" : c.properties.map((p) => p.name).sort(),
     ]),
   );
+}
+
+/** A drifted property's name and old and new values (its changed `leaves` left out), or undefined. */
+export function driftOf(report: Report, resource: string, property: string) {
+  const found = report.changes.find((c) => c.name === resource)?.properties.find((p) => p.name === property);
+  if (!found) return undefined;
+  const { leaves: _leaves, ...values } = found;
+  return values;
 }
