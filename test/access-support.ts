@@ -146,8 +146,8 @@ export async function disagreements(
       const bind = s.bind.find((g) => g.identity.id === identityId);
       const advice = await data(api, `/identities/${identityId}/policy-advice/${s.service.id}`);
       const where = `advice ${identityId} -> ${s.service.name}`;
-      if (advice.isDialAllowed !== !!dial) found.push(`${where}: isDialAllowed ${advice.isDialAllowed}`);
-      if (advice.isBindAllowed !== !!bind) found.push(`${where}: isBindAllowed ${advice.isBindAllowed}`);
+      if (!!advice.isDialAllowed !== !!dial) found.push(`${where}: isDialAllowed ${advice.isDialAllowed}`);
+      if (!!advice.isBindAllowed !== !!bind) found.push(`${where}: isBindAllowed ${advice.isBindAllowed}`);
       const grant = dial ?? bind;
       if (!grant) continue;
       const common = ((advice.commonRouters ?? []) as { id: string }[]).map((r) => r.id).sort();

@@ -1,8 +1,9 @@
 // GET /identities/{id}/policy-advice/{serviceId}: whether service policies let the identity dial or
 // bind the service, how many edge routers each may use, and the routers both may use (with whether
-// they are online), as a real controller's policy advisor answers.
+// they are online), as a real controller (v1.6.0) answers: false flags and zero counts are left out,
+// no common router reads `commonRouters: null`, and `meta` is null.
 import type { MockResponse } from "../../types";
-import { ok, selfLink } from "../envelope";
+import { selfLink } from "../envelope";
 import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState } from "../state";
@@ -31,16 +32,17 @@ export class PolicyAdvice {
       .all()
       .filter((r) => identityRouters.has(r.id) && serviceRouters.has(r.id))
       .map((r) => ({ ...ref("edge-routers", r.id, r.name), isOnline: r.isOnline }));
-    return ok({
+    const data: Record<string, unknown> = {
       identityId: identity.id,
       identity: ref("identities", identity.id, identity.name),
       serviceId: service.id,
       service: ref("services", service.id, service.name),
-      isBindAllowed: permissions.includes("Bind"),
-      isDialAllowed: permissions.includes("Dial"),
-      identityRouterCount: identityRouters.size,
-      serviceRouterCount: serviceRouters.size,
-      commonRouters: common,
-    });
+      commonRouters: common.length > 0 ? common : null,
+    };
+    if (permissions.includes("Bind")) data.isBindAllowed = true;
+    if (permissions.includes("Dial")) data.isDialAllowed = true;
+    if (identityRouters.size > 0) data.identityRouterCount = identityRouters.size;
+    if (serviceRouters.size > 0) data.serviceRouterCount = serviceRouters.size;
+    return { status: 200, body: { data, meta: null } };
   }
 }

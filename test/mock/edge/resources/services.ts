@@ -3,7 +3,8 @@
 // required at creation and read-only afterwards (PUT/PATCH ignore it); configs must exist, at most
 // one per config type, and read back sorted. `GET /identities/{id}/services`: the services an identity
 // may dial or bind through service policies (`policyType=dial|bind` narrows to one; posture checks and
-// edge routers are not considered, as on a real controller).
+// edge routers are not considered, as on a real controller, which also answers `permissions: null`
+// there: it does not compute them for the listed identity).
 import type { MockResponse } from "../../types";
 import { created, empty, invalidField, ok, selfLink } from "../envelope";
 import { listQuery } from "../query";
@@ -49,7 +50,7 @@ export class Services {
   private list(ctx: RouteContext): MockResponse {
     const page = listQuery(this.state.services, ctx.req.query);
     return ok(
-      page.items.map((s) => this.render(s)),
+      page.items.map((s) => ({ ...this.render(s), permissions: null })),
       page.meta,
     );
   }
