@@ -113,10 +113,21 @@ describe("access: the matrix on the mock agrees with the controller's answers (p
     assert.deepEqual(names(grantOf("ledger", "dial", "alice").policies), ["ledger-eng", "pay-dial"]);
   });
 
-  it("names the posture checks of the granting policies", () => {
-    assert.deepEqual(names(grantOf("db", "dial", "alice").postureChecks), ["mfa"]);
-    assert.deepEqual(names(grantOf("ledger", "dial", "alice").postureChecks), ["mfa"]);
-    assert.deepEqual(names(grantOf("ledger", "dial", "bob").postureChecks), []);
+  it("names the posture checks of each granting policy (one policy without checks grants freely)", () => {
+    const checks = (grant: Grant) =>
+      grant.policies.map((p) => [p.name.slice(P.length), names(p.postureChecks)]);
+    assert.deepEqual(checks(grantOf("db", "dial", "alice")), [["pay-dial", ["mfa"]]]);
+    assert.deepEqual(checks(grantOf("ledger", "dial", "alice")), [
+      ["ledger-eng", []],
+      ["pay-dial", ["mfa"]],
+    ]);
+    assert.deepEqual(checks(grantOf("ledger", "dial", "bob")), [["ledger-eng", []]]);
+    const text = formatAccessMarkdown(matrix);
+    assert.match(text, /^\| acc-alice \| Dial \| acc-pay-dial \| acc-edge \| acc-pay-dial: acc-mfa \|$/m);
+    assert.match(
+      text,
+      /^\| acc-alice \| Dial \| acc-ledger-eng, acc-pay-dial \| acc-edge \| acc-ledger-eng: none; acc-pay-dial: acc-mfa \|$/m,
+    );
   });
 
   it("keeps only edge routers both the identity and the service reach", () => {

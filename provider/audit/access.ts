@@ -1,8 +1,8 @@
 // Effective access: who can reach what, computed from the live Edge configuration. For each service,
 // the identities that can dial and bind it, through which service policies, over which edge routers
 // (an identity reaches a router through edge router policies, a service through service edge router
-// policies; a connection needs a router both reach) and under which posture checks (the checks the
-// granting policies select). `--before` diffs two matrices: the access a change adds or removes.
+// policies; a connection needs a router both reach) and under which posture checks (each granting
+// policy's own: a policy grants only while its checks pass, so one policy without checks grants freely). `--before` diffs two matrices: the access a change adds or removes.
 import { readFileSync } from "node:fs";
 import type { EdgeObject } from "../http/edge";
 import type { ResourceContext } from "../resource";
@@ -11,15 +11,18 @@ import { type Entity, type Ref, selects } from "./roles";
 
 export type PolicyType = "Dial" | "Bind";
 
+/** A service policy that grants access, with the posture checks its `postureCheckRoles` select. */
+export interface GrantingPolicy extends Ref {
+  postureChecks: Ref[];
+}
+
 /** One identity's grant of one service (Dial or Bind). */
 export interface Grant {
   identity: Ref;
-  /** The service policies that grant it. */
-  policies: Ref[];
+  /** The service policies that grant it; any one of them whose posture checks pass will do. */
+  policies: GrantingPolicy[];
   /** Edge routers both the identity and the service may use; empty: no path, the grant is moot. */
   edgeRouters: Ref[];
-  /** Posture checks selected by the granting policies (a policy grants only while its checks pass). */
-  postureChecks: Ref[];
 }
 
 export interface ServiceAccess {
@@ -129,7 +132,7 @@ export function computeAccess(config: EdgeConfiguration): AccessMatrix {
   for (const policy of config.servicePolicies) {
     const type = policy.type === "Bind" ? "Bind" : "Dial";
     const identities = selected(policy, "identityRoles", config.identities);
-    const checks = selected(policy, "postureCheckRoles", config.postureChecks).map(ref);
+    const checks = selected(policy, "postureCheckRoles", config.postureChecks).map(ref).sort(byName);
     for (const service of selected(policy, "serviceRoles", config.services)) {
       const byIdentity = grants.get(service.id)?.[type];
       if (!byIdentity) continue;
@@ -138,12 +141,10 @@ export function computeAccess(config: EdgeConfiguration): AccessMatrix {
         if (!grant) {
           const mine = identityRouters.get(identity.id) ?? new Map();
           const common = [...(serviceRouters.get(service.id)?.values() ?? [])].filter((r) => mine.has(r.id));
-          grant = { identity: ref(identity), policies: [], edgeRouters: common.map(ref), postureChecks: [] };
+          grant = { identity: ref(identity), policies: [], edgeRouters: common.map(ref) };
           byIdentity.set(identity.id, grant);
         }
-        grant.policies.push(ref(policy));
-        for (const check of checks)
-          if (!grant.postureChecks.some((c) => c.id === check.id)) grant.postureChecks.push(check);
+        grant.policies.push({ ...ref(policy), postureChecks: checks });
       }
     }
   }
@@ -153,7 +154,6 @@ export function computeAccess(config: EdgeConfiguration): AccessMatrix {
         ...g,
         policies: g.policies.sort(byName),
         edgeRouters: g.edgeRouters.sort(byName),
-        postureChecks: g.postureChecks.sort(byName),
       }))
       .sort((a, b) => byName(a.identity, b.identity));
   return {
@@ -176,6 +176,7 @@ export interface GrantLine {
   type: PolicyType;
   identity: string;
   policies: string[];
+  /** `<policy>: <check>, ...` for each granting policy, when any of them has posture checks. */
   edgeRouters: string[];
   postureChecks: string[];
 }
@@ -201,13 +202,19 @@ function grantLines(matrix: AccessMatrix): Map<string, GrantLine> {
           identity: g.identity.name,
           policies: g.policies.map((r) => r.name),
           edgeRouters: g.edgeRouters.map((r) => r.name),
-          postureChecks: g.postureChecks.map((r) => r.name),
+          postureChecks: postureLines(g.policies),
         };
         lines.set(JSON.stringify([line.service, type, line.identity]), line);
       }
     }
   }
   return lines;
+}
+
+/** Each policy's checks, or nothing when no granting policy has any (access needs no posture). */
+function postureLines(policies: GrantingPolicy[]): string[] {
+  if (policies.every((p) => p.postureChecks.length === 0)) return [];
+  return policies.map((p) => `${p.name}: ${p.postureChecks.map((c) => c.name).join(", ") || "none"}`);
 }
 
 export function diffAccess(before: AccessMatrix, after: AccessMatrix): AccessDiff {
@@ -234,6 +241,8 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")
 const names = (refs: { name: string }[] | string[], none = "—") =>
   refs.length === 0 ? none : refs.map((r) => cell(typeof r === "string" ? r : r.name)).join(", ");
 
+const posture = (lines: string[]) => (lines.length === 0 ? "—" : lines.map(cell).join("; "));
+
 /** A table per service: who may dial and bind it, through what. */
 export function formatAccessMarkdown(matrix: AccessMatrix): string {
   const out = ["## Effective access", ""];
@@ -253,7 +262,7 @@ export function formatAccessMarkdown(matrix: AccessMatrix): string {
     for (const [type, g] of rows) {
       const routers = g.edgeRouters.length === 0 ? "**none** (no path)" : names(g.edgeRouters);
       out.push(
-        `| ${cell(g.identity.name)} | ${type} | ${names(g.policies)} | ${routers} | ${names(g.postureChecks)} |`,
+        `| ${cell(g.identity.name)} | ${type} | ${names(g.policies)} | ${routers} | ${posture(postureLines(g.policies))} |`,
       );
     }
     out.push("");
@@ -271,7 +280,7 @@ export function formatAccessDiffMarkdown(diff: AccessDiff): string {
   const row = (mark: string, l: GrantLine) => {
     const routers = l.edgeRouters.length === 0 ? "**none** (no path)" : names(l.edgeRouters);
     out.push(
-      `| ${mark} | ${cell(l.service)} | ${l.type} | ${cell(l.identity)} | ${names(l.policies)} | ${routers} | ${names(l.postureChecks)} |`,
+      `| ${mark} | ${cell(l.service)} | ${l.type} | ${cell(l.identity)} | ${names(l.policies)} | ${routers} | ${posture(l.postureChecks)} |`,
     );
   };
   for (const l of diff.added) row("added", l);
