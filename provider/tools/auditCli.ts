@@ -3,6 +3,7 @@
 // request that `pulumi refresh` cannot answer. Connection settings come from the same environment
 // variables the provider reads (FRONTDOOR_API_URL, FRONTDOOR_TOKEN, ZITI_EDGE_URL, ...).
 // Exit codes: 0 clean, 1 findings, 2 usage or API error.
+import { accessCommand } from "../audit/access";
 import type { AuditCommand } from "../audit/command";
 import { UsageError } from "../audit/command";
 import { expiryCommand } from "../audit/expiry";
@@ -10,7 +11,7 @@ import { unmanagedCommand } from "../audit/unmanaged";
 import { context } from "../engine";
 
 /** The subcommands, each in its own module under provider/audit/. */
-const COMMANDS: AuditCommand[] = [unmanagedCommand, expiryCommand];
+const COMMANDS: AuditCommand[] = [unmanagedCommand, expiryCommand, accessCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `  pulumi-frontdoor-audit ${c.name} ${c.usage}`).join("\n");

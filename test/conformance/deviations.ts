@@ -12,6 +12,11 @@ export const CONTROLLER_SWAGGER_DEVIATIONS: RegExp[] = [
   /\(GET \/(edge-router-policies|service-policies|service-edge-router-policies)(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.(identityRoles|edgeRouterRoles|serviceRoles|postureCheckRoles): must be array/,
   // A service without configs answers `configs: null` and `config: null` (the swagger: array, object).
   /\(GET \/services(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.(configs: must be array|config: must be object)/,
+  // An identity's service list (admin API) answers `permissions: null`: it is not computed for the
+  // listing identity's policies; services without configs read `configs`/`config` null as above.
+  /\(GET \/identities\/\{id\}\/services\) response 200 \$\.data\[\d+\]\.(configs: must be array|config: must be object|permissions: must be array)/,
+  // Policy advice leaves `meta` null, and `commonRouters` null when the two share no edge router.
+  /\(GET \/identities\/\{id\}\/policy-advice\/\{serviceId\}\) response 200 \$\.(meta: must be object|data\.commonRouters: must be array)/,
   // An external JWT signer's unset optional fields read null (the swagger: string, array).
   /\(GET \/external-jwt-signers(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.(clientId|externalAuthUrl|fingerprint|kid): must be string/,
   /\(GET \/external-jwt-signers(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.scopes: must be array/,

@@ -12,6 +12,7 @@ import { EdgeRouters } from "./resources/edge-routers";
 import { ExternalJwtSigners } from "./resources/external-jwt-signers";
 import { Identities } from "./resources/identities";
 import { Policies } from "./resources/policies";
+import { PolicyAdvice } from "./resources/policy-advice";
 import { PostureChecks } from "./resources/posture-checks";
 import { Services } from "./resources/services";
 import { matchRoute, type Route } from "./routes";
@@ -114,6 +115,7 @@ export class EdgeMock implements MockApi {
       ...new ConfigTypes(this.state).routes(),
       ...new Configs(this.state).routes(),
       ...new Services(this.state).routes(),
+      ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
     ];

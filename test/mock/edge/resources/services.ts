@@ -1,10 +1,14 @@
 // /services: CRUD and list. Quirks of a controller: unset roleAttributes read back as null,
 // terminatorStrategy defaults to "smartrouting" and maxIdleTimeMillis to 0; encryptionRequired is
 // required at creation and read-only afterwards (PUT/PATCH ignore it); configs must exist, at most
-// one per config type, and read back sorted.
+// one per config type, and read back sorted. `GET /identities/{id}/services`: the services an identity
+// may dial or bind through service policies (`policyType=dial|bind` narrows to one; posture checks and
+// edge routers are not considered, as on a real controller, which also answers `permissions: null`
+// there: it does not compute them for the listed identity).
 import type { MockResponse } from "../../types";
 import { created, empty, invalidField, ok, selfLink } from "../envelope";
 import { listQuery } from "../query";
+import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, ServiceRecord } from "../state";
 import { asObject, type Body, bool, int, str, stringList, tags } from "../validate";
@@ -24,13 +28,29 @@ export class Services {
       route("PATCH", "/services/{id}", "full", (ctx) => this.patch(ctx)),
       route("PUT", "/services/{id}", "full", (ctx) => this.put(ctx)),
       route("DELETE", "/services/{id}", "full", (ctx) => this.remove(ctx)),
+      route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
     ];
+  }
+
+  private ofIdentity(ctx: RouteContext): MockResponse {
+    const identity = this.state.identities.require(ctx.params.id);
+    const wanted = (ctx.req.query.get("policyType") ?? "").toLowerCase();
+    const reach = new Reach(this.state);
+    const accessible = this.state.services.all().filter((service) => {
+      const permissions = reach.permissions(identity.id, service.id).map((p) => p.toLowerCase());
+      return wanted === "dial" || wanted === "bind" ? permissions.includes(wanted) : permissions.length > 0;
+    });
+    const page = listQuery(this.state.services, ctx.req.query, accessible);
+    return ok(
+      page.items.map((s) => this.render(s)),
+      page.meta,
+    );
   }
 
   private list(ctx: RouteContext): MockResponse {
     const page = listQuery(this.state.services, ctx.req.query);
     return ok(
-      page.items.map((s) => this.render(s)),
+      page.items.map((s) => ({ ...this.render(s), permissions: null })),
       page.meta,
     );
   }
