@@ -5,7 +5,10 @@ import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
 import { readStackConfig } from "./stackConfig";
-import { type HarnessState, type StateResource, StateStore } from "./state";
+import { dependencyOrder, type HarnessState, type StateResource, StateStore } from "./state";
+
+export { dependencyOrder } from "./state";
+
 import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
 
 export class Session {
@@ -95,11 +98,12 @@ export class Session {
 
   private saveScheduled = false;
 
-  private flush(): void {
-    if (!this.saveScheduled) return;
+  private flush(final = false): void {
+    if (!this.saveScheduled && !final) return;
     this.saveScheduled = false;
+    if (this.preview) return;
     this.state.resources = dependencyOrder(this.state.resources);
-    this.store.save(this.state);
+    this.store.save(this.state, final);
   }
 
   record(
@@ -132,7 +136,8 @@ export class Session {
   }
 
   async close(): Promise<Report> {
-    this.flush();
+    // One last full write: the state file alone holds the stack again (the journal is removed).
+    if (this.saveScheduled || this.store.hasJournal) this.flush(true);
     if (this.hostPromise) {
       const host = await this.hostPromise.catch(() => undefined);
       this.report.hostPeakRssBytes = host?.peakRssBytes();
@@ -147,21 +152,4 @@ export class Session {
     const host = await this.hostPromise?.catch(() => undefined);
     return host?.log ?? "";
   }
-}
-
-/** Stable topological order: each resource after the ones it depends on. */
-export function dependencyOrder(resources: StateResource[]): StateResource[] {
-  const out: StateResource[] = [];
-  const placed = new Set<StateResource>();
-  const byUrn = new Map<string, StateResource[]>();
-  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
-  const visit = (r: StateResource, stack: Set<StateResource>) => {
-    if (placed.has(r) || stack.has(r)) return;
-    stack.add(r);
-    for (const dep of r.dependencies) for (const d of byUrn.get(dep) ?? []) if (d !== r) visit(d, stack);
-    placed.add(r);
-    out.push(r);
-  };
-  for (const r of resources) visit(r, new Set());
-  return out;
 }
