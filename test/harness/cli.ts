@@ -94,6 +94,9 @@ async function main(argv: string[]): Promise<number> {
     if (command !== "destroy" || session.state.resources.length > 0) session.host().catch(() => undefined);
     const { run } = await import("./commands");
     await run(session);
+    // For memory investigations: the harness's heap right after the program ran.
+    if (process.env.HARNESS_HEAP_SNAPSHOT)
+      require("node:v8").writeHeapSnapshot(process.env.HARNESS_HEAP_SNAPSHOT);
   } catch (e: any) {
     session.fail({ message: e.message });
   }

@@ -144,6 +144,8 @@ export class Session {
       await host?.stop();
     }
     this.report.durationMs = Date.now() - this.started;
+    // maxRSS is in kilobytes.
+    this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;
     return this.report;
   }
 

@@ -94,6 +94,8 @@ export interface Report {
   durationMs: number;
   /** Peak resident memory of the dynamic-provider host (Linux), when a host was started. */
   hostPeakRssBytes?: number;
+  /** Peak resident memory of the harness process itself. */
+  harnessPeakRssBytes?: number;
   /** The harness process (the host is another process). */
   pid: number;
 }
