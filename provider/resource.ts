@@ -62,6 +62,11 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
    * rotation). `news` carries the checkStamp of the run, so a refresh (no new check) rotates nothing.
    */
   replacementsDue?(olds: Props, news: Props): string[];
+  /**
+   * Inputs to update in place although they did not change (e.g. an expired enrollment to re-issue
+   * with opt-in re-issuing). Like `replacementsDue`, it sees the checkStamp of the run.
+   */
+  updatesDue?(olds: Props, news: Props): string[];
   create(ctx: ResourceContext, inputs: I): Promise<{ id: string; outs: O }>;
   /**
    * Current state of the object, or undefined when it is gone. `state` holds the previous outputs
@@ -174,7 +179,8 @@ export function diffInputs(def: ResourceDefinition, olds: Props, news: Props): D
       changed.push(key);
   }
   const due = def.replacementsDue?.(olds, news) ?? [];
-  for (const key of due) if (!changed.includes(key)) changed.push(key);
+  for (const key of [...due, ...(def.updatesDue?.(olds, news) ?? [])])
+    if (!changed.includes(key)) changed.push(key);
   const replaces = changed.filter((k) => def.replaceOnChanges?.includes(k) || due.includes(k));
   return {
     changes: changed.length > 0,

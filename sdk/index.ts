@@ -27,6 +27,12 @@ export { CustomFrontend, type CustomFrontendArgs } from "./customFrontend";
 export { EdgeRouter, type EdgeRouterArgs } from "./edgeRouter";
 export { EdgeRouterPolicy, type EdgeRouterPolicyArgs } from "./edgeRouterPolicy";
 export {
+  type EnrollIdentityArgs,
+  type EnrollIdentityResult,
+  enrollIdentity,
+  enrollIdentityOutput,
+} from "./enrollment";
+export {
   type Alert,
   getTopTalkers,
   getTopTalkersOutput,

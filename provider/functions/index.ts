@@ -2,6 +2,7 @@
 // `functions` section is generated from it.
 import type { z } from "zod";
 import { certificateFunctions } from "./certificates";
+import { enrollmentFunctions } from "./enrollment";
 import { eventFunctions } from "./events";
 
 export interface FunctionDefinition {
@@ -12,4 +13,8 @@ export interface FunctionDefinition {
   outputs: z.ZodType;
 }
 
-export const functionDefinitions: FunctionDefinition[] = [...eventFunctions, ...certificateFunctions];
+export const functionDefinitions: FunctionDefinition[] = [
+  ...eventFunctions,
+  ...certificateFunctions,
+  ...enrollmentFunctions,
+];

@@ -2,9 +2,12 @@
 // the controller stores types User/Device/Service as `Default` (the declared type is kept then, so
 // it is not a change); unset roleAttributes come back null; an enrollment disappears once consumed
 // (the `enrollment` input is what was asked for at creation, so consuming it is not drift).
+// Enrollments are re-issued without replacing the identity: opt-in when the pending one expired
+// (`reissueExpiredEnrollment`, decided at `up`, never at refresh), or on demand (`reEnrollmentTrigger`).
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
-import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { registerSecret } from "../redact";
+import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
 import { daysUntil, daysUntilExpiry, objectId } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
@@ -95,6 +98,34 @@ export const IdentityInputs = z.strictObject({
   enrollment: Enrollment.optional().describe(
     "Enrollment to create with the identity. A change replaces the identity; the enrollment being consumed is not a change.",
   ),
+  reissueExpiredEnrollment: z
+    .boolean()
+    .optional()
+    .describe(
+      "Re-issue the pending enrollment (new JWT and expiry, same identity) on the next `up` once it has " +
+        "expired (`preview` shows the update). Off by default: an expired enrollment then stays, shown by " +
+        "`enrollmentDaysUntilExpiry`. Either way a refresh never reports expiry as drift, and an identity that " +
+        "has enrolled is left alone.",
+    ),
+  reEnrollmentTrigger: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Any value; changing it issues a new enrollment of the declared method without replacing the identity: " +
+        "a pending enrollment is re-issued (new JWT and expiry); for an identity that already enrolled, its " +
+        "authenticator is reset to a new enrollment (its certificate or password stops working).",
+    ),
+  enrollmentMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(525600)
+    .optional()
+    .describe(
+      "Lifetime in minutes of the enrollments the provider re-issues (default 180, the controller's default " +
+        "for new ones).",
+    ),
 });
 export type IdentityInputs = z.output<typeof IdentityInputs>;
 
@@ -104,6 +135,7 @@ const Authenticators = z.object({
 });
 
 export const IdentityOutputs = z.object({
+  enrollmentId: z.string().nullable().describe("Id of the pending enrollment, null once consumed."),
   enrollmentJwt: z
     .string()
     .nullable()
@@ -166,6 +198,9 @@ function outputs(server: EdgeObject, state: Props): Props {
       ? declaredType
       : serverType;
   const pending = pendingEnrollment(server);
+  // Masked in any message that might quote them (defence in depth: none is built with them).
+  registerSecret(pending?.jwt);
+  registerSecret(pending?.token);
   const authenticators = tagsOf(server.authenticators);
   const policy = tagsOf(server.authPolicy);
   return {
@@ -186,6 +221,11 @@ function outputs(server: EdgeObject, state: Props): Props {
     permissions: "permissions" in server ? listOf(server.permissions) : listOf(state.permissions),
     // Never returned in this form: what the program asked for at creation.
     enrollment: state.enrollment ?? null,
+    // The provider's own settings (the API holds none of them).
+    reissueExpiredEnrollment: state.reissueExpiredEnrollment ?? null,
+    reEnrollmentTrigger: state.reEnrollmentTrigger ?? null,
+    enrollmentMinutes: state.enrollmentMinutes ?? null,
+    enrollmentId: (pending?.id as string | undefined) ?? null,
     enrollmentJwt: (pending?.jwt as string | undefined) ?? null,
     enrollmentToken: (pending?.token as string | undefined) ?? null,
     enrollmentExpiresAt: (pending?.expiresAt as string | undefined) ?? null,
@@ -216,10 +256,90 @@ async function create(ctx: ResourceContext, inputs: IdentityInputs) {
   return { id, outs: outputs(await collection.require(ctx, inputs, id), inputs) };
 }
 
-async function update(ctx: ResourceContext, id: string, _olds: Props, news: IdentityInputs) {
+async function update(ctx: ResourceContext, id: string, olds: Props, news: IdentityInputs) {
   // PUT, not PATCH: the whole declared state, so a field removed from the program is reset.
   await collection.put(ctx, news, id, body(news));
+  const triggered = !sameValue(olds.reEnrollmentTrigger, news.reEnrollmentTrigger);
+  if (triggered || reissueDue(olds, news).length > 0) await reissueEnrollment(ctx, id, news, triggered);
   return outputs(await collection.require(ctx, news, id), news);
+}
+
+/** The controller's default lifetime of a new enrollment. */
+const DEFAULT_ENROLLMENT_MINUTES = 180;
+/** The authenticator an enrollment of each method turns into. */
+const AUTHENTICATOR_OF: Record<string, string> = { ott: "cert", ottca: "cert", updb: "updb" };
+
+function declaredMethod(enrollment: IdentityInputs["enrollment"]): string | undefined {
+  return enrollment ? Object.keys(enrollment)[0] : undefined;
+}
+
+/**
+ * A new enrollment of the declared method. A pending one (expired or not) is deleted and issued anew
+ * (`POST /enrollments/{id}/refresh` is not used: on a real controller, v1.6.0, it stores a new token
+ * but signs the old one into the JWT, so neither JWT enrolls; see test/real-enrollment.test.ts). An
+ * identity that already enrolled has its authenticator reset to an enrollment
+ * (`POST /authenticators/{id}/re-enroll`), only when triggered. With neither, a new one is created.
+ */
+async function reissueEnrollment(
+  ctx: ResourceContext,
+  id: string,
+  inputs: IdentityInputs,
+  triggered: boolean,
+) {
+  const method = declaredMethod(inputs.enrollment);
+  if (!method) return;
+  const label = collection.label(inputs);
+  const minutes = inputs.enrollmentMinutes ?? DEFAULT_ENROLLMENT_MINUTES;
+  const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
+  const edge = ctx.edge();
+  const enrollments = await edge.list<EdgeObject>(collection.path(id, "enrollments"), undefined, label);
+  const pending = enrollments.find((e) => e.method === method);
+  if (pending) {
+    await edge.delete(`/enrollments/${encodeURIComponent(pending.id)}`, `${label}: enrollment`);
+  } else {
+    const kind = AUTHENTICATOR_OF[method];
+    const authenticators = await edge.list<EdgeObject>(
+      collection.path(id, "authenticators"),
+      undefined,
+      label,
+    );
+    const authenticator = authenticators.find((a) => a.method === kind);
+    // Enrolled: only a trigger resets it (its certificate or password stops working).
+    if (authenticator && !triggered) return;
+    if (authenticator) {
+      await edge.request({
+        method: "POST",
+        path: `/authenticators/${encodeURIComponent(authenticator.id)}/re-enroll`,
+        body: { expiresAt },
+        resource: `${label}: ${kind} authenticator`,
+      });
+      return;
+    }
+  }
+  const enrollment = inputs.enrollment as Record<string, unknown>;
+  await edge.create(
+    "/enrollments",
+    defined({
+      method,
+      identityId: id,
+      expiresAt,
+      caId: method === "ottca" ? enrollment.ottca : undefined,
+      username: method === "updb" ? enrollment.updb : undefined,
+    }),
+    `${label}: enrollment`,
+  );
+}
+
+/**
+ * With reissueExpiredEnrollment: an update when the pending enrollment had expired by the time this
+ * run's check ran (a refresh runs no check, so it never re-issues, and expiry is never drift).
+ */
+function reissueDue(olds: Props, news: Props): string[] {
+  if (news.reissueExpiredEnrollment !== true || typeof news.reissueCheckedAt !== "string") return [];
+  if (typeof olds.enrollmentJwt !== "string" || typeof olds.enrollmentExpiresAt !== "string") return [];
+  return Date.parse(olds.enrollmentExpiresAt) <= Date.parse(news.reissueCheckedAt)
+    ? ["reissueExpiredEnrollment"]
+    : [];
 }
 
 export const identity = {
@@ -227,7 +347,9 @@ export const identity = {
   api: "edge" as const,
   description:
     "An OpenZiti identity (user, device or service) with an optional enrollment (ott, ottca or updb). " +
-    "`enrollmentJwt` and `enrollmentToken` are secrets; they become null once the identity enrolled, which is not drift.",
+    "`enrollmentJwt` and `enrollmentToken` are secrets; they become null once the identity enrolled, which is not drift. " +
+    "An enrollment is re-issued without replacing the identity: once expired with `reissueExpiredEnrollment`, " +
+    "or whenever `reEnrollmentTrigger` changes. `enrollIdentity` turns the JWT into a usable identity.",
   inputs: IdentityInputs,
   outputs: IdentityOutputs,
   expiry: { at: "enrollmentExpiresAt", what: "enrollment", warningDays: 1 },
@@ -236,6 +358,19 @@ export const identity = {
   deleteBeforeReplace: true,
   setProperties: ["roleAttributes", "permissions"],
   secretOutputs: ["enrollmentJwt", "enrollmentToken"],
+  validate: (inputs) =>
+    !inputs.enrollment && (inputs.reissueExpiredEnrollment || inputs.reEnrollmentTrigger)
+      ? [
+          {
+            property: inputs.reEnrollmentTrigger ? "reEnrollmentTrigger" : "reissueExpiredEnrollment",
+            reason: "needs `enrollment` (the method of the enrollments to issue)",
+          },
+        ]
+      : [],
+  // The time of the check is kept with the inputs: a refresh runs no check, so it never re-issues.
+  checkStamp: (inputs, now) =>
+    inputs.reissueExpiredEnrollment ? { reissueCheckedAt: new Date(now).toISOString() } : {},
+  updatesDue: reissueDue,
   create,
   update,
   ...collectionOperations(collection, outputs),

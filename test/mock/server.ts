@@ -133,7 +133,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const dispatch = async (req: MockRequest): Promise<MockResponse> => {
     let response: MockResponse | undefined;
-    if (req.path.startsWith("/edge/")) response = await edge.handle(req);
+    if (req.path.startsWith("/edge/") || req.path.startsWith("/.well-known/"))
+      response = await edge.handle(req);
     else if (req.path.includes("/_search")) response = await search.handle(req);
     else response = await frontdoor.handle(req);
     return (
@@ -191,6 +192,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       listener,
     );
     mock.caPem = rootCa.certificatePem;
+    edge.useServerIdentity({
+      certPem: certificatePem,
+      keyPem: privateKeyPem,
+      caPems: [rootCa.certificatePem],
+    });
   } else {
     server = http.createServer(listener);
   }

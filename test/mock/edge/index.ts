@@ -2,13 +2,15 @@
 // implementation of the controller contract (it imports nothing from provider/ or sdk/), with
 // the real controller's quirks. See README.md in this folder for what it covers.
 import type { MockApi, MockRequest, MockResponse } from "../types";
+import { CA_CERTS_PATH, CLIENT_BASE_PATH, ClientApi } from "./client-api";
 import { ApiError, BASE_PATH, notFound } from "./envelope";
-import { fingerprint as fingerprintOf, issueCertificate } from "./pki";
+import { fingerprint as fingerprintOf, issueCertificate, parseCertificatePem } from "./pki";
 import { AuthPolicies } from "./resources/auth-policies";
 import { Cas } from "./resources/cas";
 import { Configs, ConfigTypes } from "./resources/configs";
 import { EdgeRouterPolicies } from "./resources/edge-router-policies";
 import { EdgeRouters } from "./resources/edge-routers";
+import { Enrollments } from "./resources/enrollments";
 import { ExternalJwtSigners } from "./resources/external-jwt-signers";
 import { Identities } from "./resources/identities";
 import { Policies } from "./resources/policies";
@@ -99,13 +101,19 @@ export class EdgeMock implements MockApi {
   private readonly state: EdgeState;
   private readonly sessions: Sessions;
   private readonly routes: Route[];
+  private readonly clientApi: ClientApi;
+  private readonly clientRoutes: Route[];
 
   constructor(readonly options: EdgeMockOptions) {
     this.state = new EdgeState(options.adminUsername, options.adminPassword);
     this.sessions = new Sessions(this.state, options.sessionTtlSeconds ?? 1800);
+    const services = new Services(this.state);
+    this.clientApi = new ClientApi(this.state, this.sessions, services);
+    this.clientRoutes = this.clientApi.routes();
     this.routes = [
       ...this.sessions.routes(),
       ...new Identities(this.state).routes(),
+      ...new Enrollments(this.state).routes(),
       ...new AuthPolicies(this.state).routes(),
       ...new EdgeRouterPolicies(this.state).routes(),
       ...new Cas(this.state).routes(),
@@ -114,7 +122,7 @@ export class EdgeMock implements MockApi {
       ...new PostureChecks(this.state).routes(),
       ...new ConfigTypes(this.state).routes(),
       ...new Configs(this.state).routes(),
-      ...new Services(this.state).routes(),
+      ...services.routes(),
       ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
@@ -148,12 +156,23 @@ export class EdgeMock implements MockApi {
     });
   }
 
+  /**
+   * Serve HTTPS as a controller does: enrollment JWTs are signed with the TLS server key (so a client
+   * can check them against the certificate it is shown), and the CA bundle holds the server's CAs.
+   */
+  useServerIdentity(identity: { certPem: string; keyPem: string; caPems: string[] }): void {
+    this.state.jwt.useKey(identity.keyPem, fingerprintOf(parseCertificatePem(identity.certPem)));
+    this.state.serverCaPems = [...identity.caPems];
+  }
+
   handle(req: MockRequest): MockResponse | undefined {
+    if (req.path === CA_CERTS_PATH && req.method === "GET") return this.clientApi.caCerts();
     if (!req.path.startsWith("/edge/")) return undefined;
     const response = this.serve(req);
-    // Unknown paths (404) have no operation to check against.
+    // Unknown paths (404) have no operation to check against; the client API has another swagger.
     if (
       this.options.validateResponses &&
+      req.path.startsWith(`${BASE_PATH}/`) &&
       conformance().swaggerConformance().findOperation(req.method, req.path)
     ) {
       const violations = conformance().validateResponse(req.method, req.path, response.status, response.body);
@@ -164,11 +183,14 @@ export class EdgeMock implements MockApi {
 
   private serve(req: MockRequest): MockResponse {
     try {
-      const subPath = req.path.startsWith(`${BASE_PATH}/`)
-        ? req.path.slice(BASE_PATH.length).replace(/\/+$/, "")
+      const [base, routes] = req.path.startsWith(`${CLIENT_BASE_PATH}/`)
+        ? [CLIENT_BASE_PATH, this.clientRoutes]
+        : [BASE_PATH, this.routes];
+      const subPath = req.path.startsWith(`${base}/`)
+        ? req.path.slice(base.length).replace(/\/+$/, "")
         : undefined;
       if (!subPath) throw notFound();
-      const match = matchRoute(this.routes, req.method, subPath);
+      const match = matchRoute(routes, req.method, subPath);
       if (match === undefined) throw notFound();
       if (match === "methodMismatch") {
         throw new ApiError(
@@ -178,14 +200,18 @@ export class EdgeMock implements MockApi {
         );
       }
       const body = parseBody(req);
-      if (this.options.validateRequests && (body !== undefined || hasBodyVerb(req.method))) {
+      if (
+        this.options.validateRequests &&
+        base === BASE_PATH &&
+        (body !== undefined || hasBodyVerb(req.method))
+      ) {
         this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
       }
       const access = match.route.access;
       const session =
         access === "public"
           ? undefined
-          : this.sessions.resolve(header(req, SESSION_HEADER), access === "full");
+          : this.sessions.resolve(header(req, SESSION_HEADER), access === "full" || access === "client");
       if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
         throw new ApiError(
           401,
@@ -318,11 +344,12 @@ function hasBodyVerb(method: string): boolean {
   return method === "POST" || method === "PUT" || method === "PATCH";
 }
 
-/** JSON bodies are parsed; text/plain (CA verification) stays text; empty is undefined. */
+/** JSON bodies are parsed; text/plain (CA verification) and PEM (a CSR) stay text; empty is undefined. */
 function parseBody(req: MockRequest): unknown {
   if (req.body.length === 0) return undefined;
   const text = req.body.toString("utf8");
-  if ((header(req, "content-type") ?? "").toLowerCase().startsWith("text/plain")) return text;
+  const type = (header(req, "content-type") ?? "").toLowerCase();
+  if (type.startsWith("text/plain") || type.startsWith("application/x-pem-file")) return text;
   try {
     return JSON.parse(text);
   } catch {

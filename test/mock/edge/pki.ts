@@ -106,3 +106,51 @@ export function issueCertificate(options: IssueOptions): IssuedCertificate {
   cert.sign(options.issuer ? options.issuer.keys.privateKey : keys.privateKey, forge.md.sha256.create());
   return { cert, certPem: forge.pki.certificateToPem(cert), keys, keyPem: keys.privateKeyPem };
 }
+
+/**
+ * Signs an enrolling client's CSR (ott enrollment): the CSR's self-signature must hold; the
+ * certificate carries the given CN (the controller's choice, not the client's) and clientAuth.
+ * Throws Error("...") on a CSR that cannot be parsed or whose signature fails.
+ */
+export function signClientCsr(
+  csrPem: string,
+  issuer: { cert: Certificate; keys: KeyPair },
+  commonName: string,
+  days = 365,
+): { cert: Certificate; certPem: string } {
+  let csr: forge.pki.CertificateSigningRequest;
+  try {
+    csr = forge.pki.certificationRequestFromPem(csrPem);
+  } catch {
+    throw new Error("the CSR could not be parsed (PEM CERTIFICATE REQUEST with an RSA key expected)");
+  }
+  let valid = false;
+  try {
+    valid = csr.verify();
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new Error("the CSR's signature is invalid");
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = csr.publicKey as forge.pki.PublicKey;
+  cert.serialNumber = `01${randomBytes(8).toString("hex")}`;
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  cert.setSubject([{ name: "commonName", value: commonName }]);
+  cert.setIssuer(issuer.cert.subject.attributes);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
+    { name: "extKeyUsage", clientAuth: true },
+  ]);
+  cert.sign(issuer.keys.privateKey, forge.md.sha256.create());
+  return { cert, certPem: forge.pki.certificateToPem(cert) };
+}
+
+/** A certs-only PKCS#7 (degenerate signed data), base64 of the DER: the EST `cacerts` answer. */
+export function pkcs7CertsOnly(pems: string[]): string {
+  const p7 = forge.pkcs7.createSignedData();
+  for (const pem of pems) p7.addCertificate(forge.pki.certificateFromPem(pem));
+  const der = forge.asn1.toDer(p7.toAsn1()).getBytes();
+  return Buffer.from(der, "binary").toString("base64");
+}

@@ -5,9 +5,10 @@ import type { ApiSession } from "./state";
 
 /**
  * `public`: no session (authenticate). `partial`: a session whose MFA is still pending will do
- * (finishing MFA, reading or ending the session). `full`: a session with MFA complete if required.
+ * (finishing MFA, reading or ending the session). `full`: an admin's session with MFA complete if
+ * required. `client`: the same for any identity (the client API).
  */
-export type Access = "public" | "partial" | "full";
+export type Access = "public" | "partial" | "full" | "client";
 
 export interface RouteContext {
   req: MockRequest;

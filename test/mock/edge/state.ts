@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { BUILT_IN_CONFIG_TYPES } from "./builtin-config-types";
 import { JwtSigner } from "./jwt";
+import { type IssuedCertificate, issueCertificate } from "./pki";
 import { type BaseRecord, Collection } from "./store";
 
 export interface IdentityRecord extends BaseRecord {
@@ -34,6 +35,8 @@ export interface AuthenticatorRecord extends BaseRecord {
   certPem?: string;
   /** The CA through which a cert authenticator was created (deleted with the CA). */
   caId?: string;
+  /** A certificate the controller signed at enrollment (ott). */
+  issuedByNetwork?: boolean;
 }
 
 export interface EnrollmentRecord extends BaseRecord {
@@ -323,6 +326,9 @@ export class EdgeState {
   /** API sessions by token. */
   readonly sessions = new Map<string, ApiSession>();
   readonly jwt = new JwtSigner();
+  /** The CAs of the TLS server certificate (set when the mock serves HTTPS): part of the CA bundle. */
+  serverCaPems: string[] = [];
+  private enrollmentCa?: IssuedCertificate;
   readonly defaultAdmin: IdentityRecord;
 
   constructor(adminUsername: string, adminPassword: string) {
@@ -383,6 +389,17 @@ export class EdgeState {
     for (const e of this.enrollmentsOf(id)) this.enrollments.delete(e.id);
     for (const [token, s] of this.sessions) if (s.identityId === id) this.sessions.delete(token);
     this.identities.delete(id);
+  }
+
+  /** The CA that signs the certificates of enrolling identities (made on first use). */
+  identityCa(): IssuedCertificate {
+    this.enrollmentCa ??= issueCertificate({ commonName: "Edge Mock Identity CA", isCa: true, days: 3650 });
+    return this.enrollmentCa;
+  }
+
+  /** What `/.well-known/est/cacerts` hands out: the server's CAs and the identity CA. */
+  caBundlePems(): string[] {
+    return [...this.serverCaPems, this.identityCa().certPem];
   }
 
   newToken(): string {

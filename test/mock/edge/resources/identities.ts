@@ -14,10 +14,11 @@ import {
   identityDefaults,
 } from "../state";
 import { asObject, type Body, bool, int, map, object, oneOf, str, stringList, tags } from "../validate";
+import { Enrollments } from "./enrollments";
 
 export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
 export const HOSTING_PRECEDENCES = ["default", "required", "failed"] as const;
-export const ENROLLMENT_TTL_MINUTES = 180;
+export { ENROLLMENT_TTL_MINUTES } from "./enrollments";
 
 const PERMISSION_FAMILIES = [
   "auth-policy",
@@ -52,7 +53,11 @@ function storedType(type: string): string {
 type Mode = "create" | "put" | "patch";
 
 export class Identities {
-  constructor(private readonly state: EdgeState) {}
+  private readonly issuer: Enrollments;
+
+  constructor(private readonly state: EdgeState) {
+    this.issuer = new Enrollments(state);
+  }
 
   routes(): Route[] {
     return [
@@ -90,7 +95,7 @@ export class Identities {
       ...fields,
       name: fields.name as string,
     });
-    for (const r of requests) this.enroll(identity, r.method, ctx.issuer, r.caId, r.username);
+    for (const r of requests) this.issuer.issue(identity, r, ctx.issuer);
     return created("identities", identity.id);
   }
 
@@ -140,7 +145,7 @@ export class Identities {
         identity: entityRef("identities", identity.id, identity.name),
         ...(a.method === "updb" ? { username: a.username } : {}),
         ...(a.method === "cert" ? { fingerprint: a.fingerprint, certPem: a.certPem } : {}),
-        isIssuedByNetwork: false,
+        isIssuedByNetwork: a.issuedByNetwork === true,
         isExtendRequested: false,
         isKeyRollRequested: false,
         extendRequestedAt: null,
@@ -153,21 +158,7 @@ export class Identities {
     const identity = this.state.identities.require(ctx.params.id);
     const page = listQuery(this.state.enrollments, ctx.req.query, this.state.enrollmentsOf(identity.id));
     return ok(
-      page.items.map((e) => ({
-        id: e.id,
-        createdAt: e.createdAt,
-        updatedAt: e.updatedAt,
-        _links: selfLink("enrollments", e.id),
-        tags: e.tags,
-        method: e.method,
-        token: e.token,
-        jwt: e.jwt,
-        expiresAt: e.expiresAt,
-        identityId: identity.id,
-        identity: entityRef("identities", identity.id, identity.name),
-        caId: e.caId,
-        ...(e.username !== undefined ? { username: e.username } : {}),
-      })),
+      page.items.map((e) => this.issuer.render(e)),
       page.meta,
     );
   }
@@ -247,38 +238,6 @@ export class Identities {
       throw invalidField("enrollment", "only one of ott and ottca may be given", null);
     }
     return requests;
-  }
-
-  /** An enrollment with its one-time token and an RS256 JWT that expires with it. */
-  private enroll(
-    identity: IdentityRecord,
-    method: EnrollmentRecord["method"],
-    issuer: string,
-    caId?: string,
-    username?: string,
-  ): EnrollmentRecord {
-    const token = this.state.newToken();
-    const expiresAt = new Date(Date.now() + ENROLLMENT_TTL_MINUTES * 60_000);
-    const jwt = this.state.jwt.sign({
-      iss: issuer,
-      sub: identity.id,
-      aud: [""],
-      exp: Math.floor(expiresAt.getTime() / 1000),
-      jti: token,
-      em: method,
-      ...(caId ? { ca: caId } : {}),
-      ...(username ? { username } : {}),
-    });
-    return this.state.enrollments.insert({
-      identityId: identity.id,
-      method,
-      token,
-      jwt,
-      expiresAt: expiresAt.toISOString(),
-      caId: caId ?? null,
-      username,
-      tags: {},
-    });
   }
 
   render(identity: IdentityRecord): Record<string, unknown> {

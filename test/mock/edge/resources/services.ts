@@ -131,7 +131,7 @@ export class Services {
     return [...ids].sort();
   }
 
-  private render(service: ServiceRecord): Record<string, unknown> {
+  render(service: ServiceRecord): Record<string, unknown> {
     const link = (rel: string) => ({ href: `./services/${service.id}/${rel}` });
     return {
       id: service.id,
