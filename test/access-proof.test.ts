@@ -1,0 +1,27 @@
+// Proof that declared access is real, on the mock over HTTPS (test/access-proof-support.ts): apply,
+// enroll both identities with enrollIdentity, log in with their certificates, list their services.
+import { proveAccess } from "./access-proof-support";
+import { type MockServer, startMockServer } from "./mock/server";
+import { mockConfig } from "./support/engine";
+
+describe("Access proof on the mock: enrolled identities see exactly the services their policies grant", function () {
+  this.timeout(180_000);
+  let mock: MockServer;
+  before(async () => {
+    mock = await startMockServer({ tls: true });
+  });
+  after(() => mock?.close());
+
+  it("member of the Dial group sees the service, the outsider does not; destroy removes them", async () => {
+    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
+    await proveAccess(
+      {
+        url: mock.url,
+        config,
+        secretConfig: { "frontdoor:edgePassword": edgePassword },
+        exists: async (collection, id) => mock.edge.get(collection as "services", id) !== undefined,
+      },
+      "proof",
+    );
+  });
+});

@@ -1,0 +1,33 @@
+// Proof that declared access is real, on a real OpenZiti controller (`ziti edge quickstart`, built by
+// `npm run peers`): the access-proof program applied through the dynamic-provider host, both identities
+// enrolled with enrollIdentity (the controller signs their CSRs), certificate login to the client API,
+// and the services each one sees (test/access-proof-support.ts).
+import { proveAccess } from "./access-proof-support";
+import { type RealController, realEdgeConfig, startController } from "./peers/controller";
+import { requirePeers } from "./peers/index";
+
+describe("Real OpenZiti controller: enrolled identities see exactly the services their policies grant", function () {
+  this.timeout(300_000);
+  let ctrl: RealController;
+  before(async function () {
+    requirePeers(this, "ziti");
+    ctrl = await startController();
+  });
+  after(async () => {
+    await ctrl?.stop();
+  });
+
+  it("member of the Dial group sees the service, the outsider does not; destroy removes them", async () => {
+    const { "frontdoor:edgePassword": edgePassword, ...config } = realEdgeConfig(ctrl);
+    await proveAccess(
+      {
+        url: ctrl.url,
+        config,
+        secretConfig: { "frontdoor:edgePassword": edgePassword },
+        exists: async (collection, id) =>
+          (await ctrl.admin.call("GET", `/${collection}/${id}`)).status === 200,
+      },
+      "proof",
+    );
+  });
+});
