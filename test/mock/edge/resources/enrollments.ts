@@ -107,9 +107,11 @@ export class Enrollments {
     const body = asObject(ctx.body);
     const method = oneOf(body, "method", METHODS, { required: true }) as EnrollmentRecord["method"];
     const identityId = str(body, "identityId", { required: true }) as string;
-    const expiresAt = futureDate(body);
+    const expiresAt = dateOf(body);
     const identity = this.state.identities.find(identityId);
-    if (!identity) throw invalidField("identityId", "identity not found", identityId);
+    // A v1.6.0 controller answers a past expiry as it answers an unknown identity.
+    if (!identity || expiresAt.getTime() <= Date.now())
+      throw new ApiError(400, "REFERENCED_ENTITY_NOT_FOUND", "REFERENCED_ENTITY_NOT_FOUND");
     const request: EnrollmentRequest = { method };
     if (method === "ottca") {
       const caId = str(body, "caId", { nullable: true });
@@ -131,27 +133,32 @@ export class Enrollments {
     return empty();
   }
 
-  /** A new JWT and expiry for the same token, expired or not. */
+  /**
+   * A new expiry and JWT, expired or not, as a v1.6.0 controller does it: the stored token changes but
+   * the new JWT still carries the old one, so neither JWT enrolls any more; the answer is `{data: {}}`
+   * (not the createEnvelope the swagger names).
+   */
   private refresh(ctx: RouteContext): MockResponse {
     const enrollment = this.require(ctx.params.id);
-    const expiresAt = futureDate(asObject(ctx.body));
+    const expiresAt = futureDate(asObject(ctx.body), "must be after the current date and time");
     const request = {
       method: enrollment.method,
       caId: enrollment.caId ?? undefined,
       username: enrollment.username,
     };
     const jwt = this.jwt(enrollment.identityId, request, enrollment.token, ctx.issuer, expiresAt);
-    this.state.enrollments.update(enrollment.id, { jwt, expiresAt: expiresAt.toISOString() });
-    return {
-      status: 200,
-      body: { data: { id: enrollment.id, _links: selfLink("enrollments", enrollment.id) }, meta: {} },
-    };
+    this.state.enrollments.update(enrollment.id, {
+      jwt,
+      token: this.state.newToken(),
+      expiresAt: expiresAt.toISOString(),
+    });
+    return empty();
   }
 
   /** The authenticator is deleted and replaced by an enrollment: cert -> ott (ottca with a CA), updb -> updb. */
   private reEnroll(ctx: RouteContext): MockResponse {
     const authenticator = this.state.authenticators.require(ctx.params.id);
-    const expiresAt = futureDate(asObject(ctx.body));
+    const expiresAt = futureDate(asObject(ctx.body), "must be after the current date and time");
     const identity = this.state.identities.require(authenticator.identityId);
     const request: EnrollmentRequest =
       authenticator.method === "updb"
@@ -168,18 +175,24 @@ export class Enrollments {
   }
 }
 
-function futureDate(body: Record<string, unknown>): Date {
+function dateOf(body: Record<string, unknown>): Date {
   const text = str(body, "expiresAt", { required: true }) as string;
   const at = new Date(text);
   if (Number.isNaN(at.getTime())) throw invalidField("expiresAt", "must be a date-time", text);
-  if (at.getTime() <= Date.now()) throw invalidField("expiresAt", "expiresAt must be in the future", text);
   return at;
 }
 
+function futureDate(body: Record<string, unknown>, pastReason: string): Date {
+  const at = dateOf(body);
+  if (at.getTime() <= Date.now()) throw invalidField("expiresAt", pastReason, body.expiresAt);
+  return at;
+}
+
+/** What a controller answers (v1.6.0): the code as the message, the method as the field. */
 function enrollmentExists(method: string): ApiError {
-  return new ApiError(
-    409,
-    "ENROLLMENT_EXISTS",
-    `An enrollment for method '${method}' already exists for this identity`,
-  );
+  return new ApiError(409, "ENROLLMENT_EXISTS", "ENROLLMENT_EXISTS", {
+    field: "method",
+    reason: "enrollment of same method exists",
+    value: method,
+  });
 }

@@ -1,0 +1,114 @@
+// Enrollment on a real OpenZiti controller (`ziti edge quickstart`, built by `npm run peers`): the
+// enrollment endpoints answer the mock's way (same raw requests to both, test/enrollment-facts.ts),
+// and the provider re-issues an enrollment without replacing the identity: opt-in once expired (the
+// refresh before that is clean), and with reEnrollmentTrigger after the identity enrolled.
+import assert from "node:assert/strict";
+import { enrollIdentity } from "../provider/functions/enrollment";
+import { enrollmentFacts } from "./enrollment-facts";
+import { EdgeClient } from "./mock/edge/client";
+import { type MockServer, startMockServer } from "./mock/server";
+import { type RealController, realEdgeConfig, startController } from "./peers/controller";
+import { requirePeers } from "./peers/index";
+import { certificateLogin } from "./support/clientAccess";
+import { configureFor, createChecked, engine, updateChecked } from "./support/engine";
+
+const KIND = "Identity";
+
+describe("Real OpenZiti controller: enrollment re-issue and enrollIdentity", function () {
+  this.timeout(300_000);
+  let ctrl: RealController;
+  let mock: MockServer;
+  before(async function () {
+    requirePeers(this, "ziti");
+    ctrl = await startController();
+    mock = await startMockServer({ tls: true });
+  });
+  after(async () => {
+    await ctrl?.stop();
+    await mock?.close();
+  });
+  beforeEach(() => configureFor(realEdgeConfig(ctrl)));
+
+  it("the enrollment endpoints answer alike on the controller and the mock", async () => {
+    const real = await enrollmentFacts(ctrl, "facts");
+    const mockAdmin = new EdgeClient(mock.url, mock.caPem);
+    await mockAdmin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
+    const mocked = await enrollmentFacts({ url: mock.url, caPem: mock.caPem!, admin: mockAdmin }, "facts");
+    assert.deepEqual(mocked, real);
+    // Every answer conforms to the swagger, up to the controller's known deviations (conformance/deviations.ts).
+    assert.deepEqual(ctrl.admin.violations, []);
+    assert.deepEqual(mockAdmin.violations, []);
+    // What the comparison established (so a change of either side is visible here).
+    assert.deepEqual(real.refresh, {
+      status: 200,
+      data: {},
+      expiryMoved: true,
+      tokenChanged: true,
+      jwtCarriesStoredToken: false,
+      newJwtEnrolls: "INVALID_ENROLLMENT_TOKEN",
+      oldJwtEnrolls: "INVALID_ENROLLMENT_TOKEN",
+    });
+    assert.deepEqual(real.lapsed, {
+      status: 400,
+      code: "ENROLLMENT_EXPIRED",
+      field: undefined,
+      reason: undefined,
+    });
+  });
+
+  it("reissueExpiredEnrollment: a lapsed enrollment is no drift, the next up re-issues it in place", async () => {
+    const declared = {
+      name: "re-kiosk",
+      enrollment: { ott: true },
+      reissueExpiredEnrollment: true,
+      enrollmentMinutes: 30,
+    };
+    const { id, outs } = await createChecked(KIND, declared);
+    const lastUp = (await engine.check(KIND, {}, declared)).inputs as Record<string, unknown>;
+    // Behind Pulumi's back the enrollment is replaced by one that lapses at once (as after 180 minutes).
+    await ctrl.admin.call("DELETE", `/enrollments/${outs.enrollmentId}`);
+    await ctrl.admin.call("POST", "/enrollments", {
+      body: { method: "ott", identityId: id, expiresAt: new Date(Date.now() + 1500).toISOString() },
+    });
+    const refreshedBefore = (await engine.read(KIND, id, outs)).props!;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const refreshed = (await engine.read(KIND, id, refreshedBefore)).props!;
+    assert.ok(Date.parse(refreshed.enrollmentExpiresAt as string) < Date.now());
+    assert.equal((await engine.diff(KIND, id, refreshed, lastUp)).changes, false, "expiry is no drift");
+    await assert.rejects(enrollIdentity({ jwt: refreshed.enrollmentJwt as string }), /jwt expired at/);
+
+    const up = await updateChecked(KIND, id, refreshed, declared);
+    assert.deepEqual(up.diff.replaces, []);
+    const outs2 = up.result!.outs;
+    const minutes = (Date.parse(outs2.enrollmentExpiresAt as string) - Date.now()) / 60_000;
+    assert.ok(minutes > 29 && minutes <= 30, `expires in ${minutes} min`);
+    const enrolled = await enrollIdentity({ jwt: outs2.enrollmentJwt as string });
+    assert.equal(enrolled.identityId, id);
+    await certificateLogin(ctrl.url, enrolled);
+    const final = (await engine.read(KIND, id, outs2)).props!;
+    assert.equal(final.enrollmentJwt, null);
+    assert.equal(
+      (await updateChecked(KIND, id, final, declared)).diff.changes,
+      false,
+      "enrolled: nothing due",
+    );
+    await engine.remove(KIND, id, final);
+  });
+
+  it("reEnrollmentTrigger resets an enrolled identity: the old certificate stops working, the new JWT enrolls", async () => {
+    const declared = { name: "re-phone", enrollment: { ott: true }, reEnrollmentTrigger: "v1" };
+    const { id, outs } = await createChecked(KIND, declared);
+    const first = await enrollIdentity({ jwt: outs.enrollmentJwt as string });
+    await certificateLogin(ctrl.url, first);
+    const state = (await engine.read(KIND, id, outs)).props!;
+    const up = await updateChecked(KIND, id, state, { ...declared, reEnrollmentTrigger: "v2" });
+    assert.deepEqual(up.diff.replaces, []);
+    const outs2 = up.result!.outs;
+    assert.deepEqual(outs2.authenticators, {});
+    await assert.rejects(certificateLogin(ctrl.url, first), /cert login: 401/);
+    const second = await enrollIdentity({ jwt: outs2.enrollmentJwt as string });
+    assert.equal(second.identityId, id);
+    await certificateLogin(ctrl.url, second);
+    await engine.remove(KIND, id, (await engine.read(KIND, id, outs2)).props!);
+  });
+});
