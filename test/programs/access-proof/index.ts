@@ -7,11 +7,13 @@ const prefix = new pulumi.Config().require("prefix");
 
 const app = new frontdoor.Service("app", { name: `${prefix}-app`, roleAttributes: ["proof-app"] });
 
-// One identity in the group, one outside it; both enroll with a one-time token.
+// One identity in the group, one outside it; both enroll with a one-time token. The member's
+// enrollment is re-issued by `up` should it lapse before the device enrolled.
 const member = new frontdoor.Identity("member", {
   name: `${prefix}-member`,
   roleAttributes: ["proof-users"],
   enrollment: { ott: true },
+  reissueExpiredEnrollment: true,
 });
 const outsider = new frontdoor.Identity("outsider", {
   name: `${prefix}-outsider`,
