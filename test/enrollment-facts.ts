@@ -1,6 +1,7 @@
 // Raw observations of the enrollment endpoints, made the same way on a real controller and on the
 // mock (test/real-enrollment.test.ts compares them): what the answers say, not how they are spelled
 // byte for byte (ids, tokens and times differ by nature).
+import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import type { EdgeClient } from "./mock/edge/client";
 import { ClientApi } from "./peers/clientApi";
 
@@ -114,7 +115,20 @@ export async function enrollmentFacts(
         clientCsr: "x",
       }),
     );
-    for (const id of [a, b]) await admin.call("DELETE", `/identities/${id}`);
+    // The SDKs' form: the CSR as the body of `POST /enroll?method=ott&token=...`.
+    const c = await identity("pem", { ott: true });
+    const { csrPem } = generateKeyPairAndCsr({ commonName: "device" }, 2048);
+    const pem = await client.call(
+      "POST",
+      `/enroll?method=ott&token=${encodeURIComponent((await pendingOtt(c)).token)}`,
+      csrPem,
+      "application/x-pem-file",
+    );
+    facts.pemEnroll = {
+      status: pem.status,
+      cert: String(pem.body?.data?.cert ?? "").includes("BEGIN CERTIFICATE"),
+    };
+    for (const id of [a, b, c]) await admin.call("DELETE", `/identities/${id}`);
   } finally {
     await client.close();
   }

@@ -48,6 +48,7 @@ describe("Real OpenZiti controller: enrollment re-issue and enrollIdentity", fun
       newJwtEnrolls: "INVALID_ENROLLMENT_TOKEN",
       oldJwtEnrolls: "INVALID_ENROLLMENT_TOKEN",
     });
+    assert.deepEqual(real.pemEnroll, { status: 200, cert: true });
     assert.deepEqual(real.lapsed, {
       status: 400,
       code: "ENROLLMENT_EXPIRED",

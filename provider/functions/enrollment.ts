@@ -56,7 +56,10 @@ export const EnrollIdentityResult = z.object({
   identityId: z.string().describe("Id of the enrolled identity (the JWT's subject)."),
   ztApi: z.string().describe("The controller's client API URL (`<issuer>/edge/client/v1`)."),
   certificatePem: z.string().describe("The identity's client certificate (PEM), signed by the controller."),
-  privateKeyPem: z.string().describe("The identity's private key (PEM, PKCS#8; a secret)."),
+  privateKeyPem: z
+    .string()
+    .meta({ secret: true })
+    .describe("The identity's private key (PEM, PKCS#8; a secret)."),
   caBundlePem: z.string().describe("The controller's CA bundle (PEM), from `/.well-known/est/cacerts`."),
   fingerprint: z
     .string()
@@ -64,6 +67,7 @@ export const EnrollIdentityResult = z.object({
   expiresAt: z.string().describe("When the certificate expires (ISO 8601)."),
   identityJson: z
     .string()
+    .meta({ secret: true })
     .describe(
       'The standard Ziti identity file: {"ztAPI", "ztAPIs", "id": {"cert", "key", "ca"}} with `pem:` values (a secret: it holds the key).',
     ),
