@@ -24,13 +24,15 @@ export function expiryWarning(
   expiresAt: unknown,
   windowDays: number,
   now = Date.now(),
+  renewal?: string,
 ): string | undefined {
   const at = typeof expiresAt === "string" ? Date.parse(expiresAt) : Number.NaN;
   if (Number.isNaN(at) || at - now > windowDays * DAY_MS) return undefined;
   const when = new Date(at).toISOString();
   if (at <= now) {
     const ago = Math.floor((now - at) / DAY_MS);
-    return `${label}: the ${what} expired ${ago === 0 ? "less than a day" : `${ago} day(s)`} ago (${when})`;
+    const how = renewal ? `; ${renewal}` : "";
+    return `${label}: the ${what} expired ${ago === 0 ? "less than a day" : `${ago} day(s)`} ago (${when})${how}`;
   }
   const left = Math.floor((at - now) / DAY_MS);
   const inDays = left === 0 ? "in less than a day" : `in ${left} day(s)`;

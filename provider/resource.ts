@@ -42,9 +42,10 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   serverDefaults?: string[];
   /**
    * An object that expires: the output holding the expiry time (ISO 8601), what to call it in the
-   * warning programs print near expiry, and the default warning window in days.
+   * warning programs print near expiry, the default warning window in days, and how to renew it
+   * (added to the warning once it expired).
    */
-  expiry?: { at: string; what: string; warningDays: number };
+  expiry?: { at: string; what: string; warningDays: number; renewal?: string };
   /** Outputs stored as secrets as a whole (their top-level key), beyond secret inputs. */
   secretOutputs?: string[];
   /**

@@ -82,7 +82,14 @@ function warnNearExpiry(
   const windowDays = warningWindowDays(setting, expiry.warningDays);
   const expiresAt = (resource as unknown as Record<string, pulumi.Output<unknown>>)[expiry.at];
   expiresAt.apply((at) => {
-    const message = expiryWarning(`${kind} "${name}"`, expiry.what, at, windowDays);
+    const message = expiryWarning(
+      `${kind} "${name}"`,
+      expiry.what,
+      at,
+      windowDays,
+      Date.now(),
+      expiry.renewal,
+    );
     if (message) pulumi.log.warn(message, resource);
   });
 }

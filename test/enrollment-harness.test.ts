@@ -60,7 +60,10 @@ describe("Enrollment re-issue through the dynamic-provider host", function () {
       Object.entries(ops(preview)).filter(([, op]) => op !== "same"),
       [["member", "update"]],
     );
-    assert.match(preview.stderr, /Identity "outsider": the enrollment expired/);
+    assert.match(
+      preview.stderr,
+      /Identity "outsider": the enrollment expired less than a day ago \(.*\); re-issue it in place with reissueExpiredEnrollment: true or a new reEnrollmentTrigger/,
+    );
 
     const up = await runHarness("up", options);
     expectOk(up);

@@ -352,7 +352,12 @@ export const identity = {
     "or whenever `reEnrollmentTrigger` changes. `enrollIdentity` turns the JWT into a usable identity.",
   inputs: IdentityInputs,
   outputs: IdentityOutputs,
-  expiry: { at: "enrollmentExpiresAt", what: "enrollment", warningDays: 1 },
+  expiry: {
+    at: "enrollmentExpiresAt",
+    what: "enrollment",
+    warningDays: 1,
+    renewal: "re-issue it in place with reissueExpiredEnrollment: true or a new reEnrollmentTrigger",
+  },
   replaceOnChanges: ["enrollment"],
   // Names are unique: the new identity can only be created once the old one is gone.
   deleteBeforeReplace: true,
