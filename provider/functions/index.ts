@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { certificateFunctions } from "./certificates";
 import { eventFunctions } from "./events";
+import { lookupFunctions } from "./lookups";
 
 export interface FunctionDefinition {
   /** camelCase name: `getTopTalkers` (token `frontdoor:index:getTopTalkers`). */
@@ -12,4 +13,8 @@ export interface FunctionDefinition {
   outputs: z.ZodType;
 }
 
-export const functionDefinitions: FunctionDefinition[] = [...eventFunctions, ...certificateFunctions];
+export const functionDefinitions: FunctionDefinition[] = [
+  ...eventFunctions,
+  ...certificateFunctions,
+  ...lookupFunctions,
+];
