@@ -36,8 +36,10 @@ import { programSettings } from "./settings";
 export type { ListArgs, LookupArgs } from "../provider/functions/lookups";
 
 type Definition = ResourceDefinition<any, any> & { inputs: z.ZodType; outputs: z.ZodType };
+/** Without index signatures (an empty zod object's output has one), so Outputs of it lift each property. */
+type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** What a lookup of a kind answers: the id and the state its resource shows as outputs. */
-export type LookupResult<D extends Definition> = { id: string } & StateOf<D["inputs"], D["outputs"]>;
+export type LookupResult<D extends Definition> = Known<{ id: string } & StateOf<D["inputs"], D["outputs"]>>;
 
 export interface Lookups<R> {
   get(args: LookupArgs): Promise<R>;

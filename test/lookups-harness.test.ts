@@ -42,7 +42,7 @@ describe("Lookups in a program through the dynamic-provider host", function () {
     try {
       const serviceId = await consoleServices(mock, ["console-app", "console-other"]);
       const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-      const run = (command: string, expectNoChanges = false) =>
+      const run = (command: Parameters<typeof runHarness>[0], expectNoChanges = false) =>
         runHarness(command, {
           programDir: PROGRAM,
           stateFile: path.join(dir, "password.json"),
@@ -98,7 +98,7 @@ describe("Lookups in a program through the dynamic-provider host", function () {
       });
       const stateFile = path.join(dir, "identity.json");
       // No edgeUrl, no caBundle, no password: everything Edge comes from the identity.
-      const run = (command: string, expectNoChanges = false) =>
+      const run = (command: Parameters<typeof runHarness>[0], expectNoChanges = false) =>
         runHarness(command, {
           programDir: PROGRAM,
           stateFile,
