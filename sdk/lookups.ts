@@ -72,7 +72,7 @@ function lookups<D extends Definition>(def: D): Lookups<LookupResult<D>> {
 }
 
 /**
- * Identities: `getIdentity({ name: "alice" })`, `getIdentities({ filter: 'roleAttributes contains "ops"' })`.
+ * Identities: `getIdentity({ name: "alice" })`, `getIdentities({ filter: 'anyOf(roleAttributes) = "ops"' })`.
  * `enrollmentJwt` and `enrollmentToken` are secrets.
  */
 export const {

@@ -48,7 +48,7 @@ export const ListArgs = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      'A ZitiQL filter, e.g. `roleAttributes contains "employees"` or `name contains "web"`; without one, ' +
+      'A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, ' +
         "every object. All pages are read.",
     ),
 });

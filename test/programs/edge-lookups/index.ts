@@ -25,7 +25,7 @@ new frontdoor.ServicePolicy("dial", {
 });
 
 // A filter list (every page), one that matches nothing, and the plain promise form.
-const fromConsole = frontdoor.getServicesOutput({ filter: 'roleAttributes contains "from-console"' });
+const fromConsole = frontdoor.getServicesOutput({ filter: 'anyOf(roleAttributes) = "from-console"' });
 const nobody = frontdoor.getIdentitiesOutput({ filter: 'name = "lkp-nobody-has-this-name"' });
 export const interceptTypeId = frontdoor.getConfigType({ name: "intercept.v1" }).then((t) => t.id);
 
