@@ -35,8 +35,37 @@ export class IdentityProblem extends Error {
 
 const CLIENT_API_PATH = /\/edge\/client\/v1\/?$/;
 
+/**
+ * The last identity read (or its problem): `check` runs for every resource of a run, and parsing the
+ * certificate and key each time would cost more than the check itself. A changed file is read again.
+ */
+let last: { key: string; identity?: ZitiIdentity; problem?: IdentityProblem } | undefined;
+
 /** The identity of the settings, or undefined when neither setting is given; throws IdentityProblem. */
 export function loadZitiIdentity(settings: IdentitySettings): ZitiIdentity | undefined {
+  const { edgeIdentityFile: file, edgeIdentityJson: inline } = settings;
+  const key = JSON.stringify([file, inline, file === undefined ? null : modified(file)]);
+  if (last?.key !== key) {
+    try {
+      last = { key, identity: readIdentity(settings) };
+    } catch (err) {
+      if (!(err instanceof IdentityProblem)) throw err;
+      last = { key, problem: err };
+    }
+  }
+  if (last.problem) throw last.problem;
+  return last.identity;
+}
+
+function modified(file: string): number | null {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+function readIdentity(settings: IdentitySettings): ZitiIdentity | undefined {
   const { edgeIdentityFile: file, edgeIdentityJson: inline } = settings;
   if (file !== undefined && inline !== undefined)
     throw new IdentityProblem("edgeIdentityJson", "and frontdoor:edgeIdentityFile are both set: give one");

@@ -9,6 +9,7 @@ import { LOOKUP_KINDS, list, listName, lookup, lookupName } from "../provider/fu
 import { nameFilter } from "../provider/http/edge";
 import { redact } from "../provider/redact";
 import type { Props } from "../provider/resource";
+import { resourceDefinitions } from "../provider/resources";
 import * as sdk from "../sdk";
 import { testCa } from "./edge-support";
 import { EdgeClient as RawClient } from "./mock/edge/client";
@@ -77,6 +78,9 @@ describe("Edge lookups against the mock controller", function () {
 
   it("covers every Edge kind, in schema.json and in the SDK", () => {
     assert.equal(LOOKUP_KINDS.length, 12);
+    // A new Edge kind gets lookups too (this fails until it is added to LOOKUP_KINDS).
+    const edgeKinds = resourceDefinitions.filter((d) => d.api === "edge").map((d) => d.kind);
+    assert.deepEqual([...edgeKinds].sort(), [...LOOKUP_KINDS].sort());
     assert.deepEqual([...made.keys()].sort(), [...LOOKUP_KINDS].sort());
     const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "schema.json"), "utf8"));
     const names = Object.keys(schema.functions).map((token) => token.split(":")[2]);
