@@ -11,50 +11,10 @@ import { redact } from "../provider/redact";
 import type { Props } from "../provider/resource";
 import { resourceDefinitions } from "../provider/resources";
 import * as sdk from "../sdk";
-import { testCa } from "./edge-support";
 import { EdgeClient as RawClient } from "./mock/edge/client";
 import { type MockServer, startMockServer } from "./mock/server";
+import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { configureFor, createChecked, mockConfig } from "./support/engine";
-
-/** One declaration of each kind (`lk-` names), in an order where references exist before use. */
-function declarations(): [string, Props][] {
-  const ca = testCa("Lookup CA");
-  return [
-    ["AuthPolicy", { name: "lk-policy", primary: { updb: { minPasswordLength: 9 } } }],
-    ["Identity", { name: "lk-user", type: "Device", roleAttributes: ["lk"], enrollment: { ott: true } }],
-    ["EdgeRouterPolicy", { name: "lk-erp", identityRoles: ["#lk"], edgeRouterRoles: ["#all"] }],
-    ["Ca", { name: "lk-ca", certPem: ca.certPem, identityRoles: ["lk"] }],
-    ["EdgeRouter", { name: "lk-router", roleAttributes: ["lk"] }],
-    [
-      "ExternalJwtSigner",
-      {
-        name: "lk-signer",
-        issuer: "https://lk.example.com",
-        audience: "lk",
-        jwksEndpoint: "https://lk.example.com/jwks",
-      },
-    ],
-    ["PostureCheck", { name: "lk-mac", typeId: "MAC", macAddresses: ["00:11:22:33:44:55"] }],
-    ["ConfigType", { name: "lk-type.v1", schema: { type: "object" } }],
-    [
-      "Config",
-      {
-        name: "lk-host",
-        configTypeName: "host.v1",
-        data: { protocol: "tcp", address: "localhost", port: 8080 },
-      },
-    ],
-    ["Service", { name: "lk-service", roleAttributes: ["lk"] }],
-    ["ServicePolicy", { name: "lk-dial", type: "Dial", identityRoles: ["#lk"], serviceRoles: ["#lk"] }],
-    ["ServiceEdgeRouterPolicy", { name: "lk-serp", edgeRouterRoles: ["#all"], serviceRoles: ["#lk"] }],
-  ];
-}
-
-/** Outputs the API never returns (the resource keeps what the program declared): a lookup has the server's. */
-const DECLARED_ONLY: Record<string, string[]> = {
-  Identity: ["type", "enrollment"],
-  EdgeRouter: ["reEnrollmentTrigger"],
-};
 
 describe("Edge lookups against the mock controller", function () {
   this.timeout(60_000);
@@ -71,7 +31,7 @@ describe("Edge lookups against the mock controller", function () {
       maxRetries: "1",
     };
     await configureFor(mockConfig(mock));
-    for (const [kind, inputs] of declarations()) made.set(kind, await createChecked(kind, inputs));
+    for (const [kind, inputs] of edgeObjects("lk")) made.set(kind, await createChecked(kind, inputs));
   });
   after(() => mock?.close());
   beforeEach(() => mock.clearLog());

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { list, lookup } from "../provider/functions/lookups";
+import { type LookupKind, list, lookup } from "../provider/functions/lookups";
+import { nameFilter } from "../provider/http/edge";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -23,6 +24,7 @@ import { ClientApi } from "./peers/clientApi";
 import { listeningAddresses, type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { type Recorder, startRecorder } from "./peers/recorder";
+import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { configureFor } from "./support/engine";
 
 describe("Real OpenZiti controller: the provider's Edge kinds", function () {
@@ -403,6 +405,23 @@ describe("Real OpenZiti controller: the provider's Edge kinds", function () {
     );
 
     await engine.remove("ServicePolicy", made.id, made.outs);
+
+    // Every kind: a lookup by name (the list answer) equals one by id (the object's own answer) and the
+    // resource's outputs, apart from what the API never returns.
+    const objects: [string, { id: string; outs: Props }][] = [];
+    for (const [kind, inputs] of edgeObjects("rlk")) objects.push([kind, await createChecked(kind, inputs)]);
+    for (const [kind, { id, outs }] of objects) {
+      const kindName = kind as LookupKind;
+      const byId = await lookup(kindName, { id }, settings);
+      assert.deepEqual(await lookup(kindName, { name: String(outs.name) }, settings), byId, kind);
+      assert.deepEqual(Object.keys(byId).sort(), ["id", ...Object.keys(outs)].sort(), kind);
+      for (const key of Object.keys(outs))
+        if (!DECLARED_ONLY[kind]?.includes(key)) assert.deepEqual(byId[key], outs[key], `${kind}.${key}`);
+      assert.deepEqual((await list(kindName, { filter: nameFilter(String(outs.name)) }, settings)).items, [
+        byId,
+      ]);
+    }
+    for (const [kind, { id, outs }] of objects.reverse()) await engine.remove(kind, id, outs);
     for (const id of outside) assert.equal((await admin().call("DELETE", `/services/${id}`)).status, 200);
   });
 
