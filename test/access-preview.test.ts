@@ -62,7 +62,13 @@ describe("access --preview: the access a change adds or removes, before it is ap
     mock = await startMockServer();
     audit = auditOn(mock);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "access-preview-"));
-    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
+    // The Edge API's settings only: the program declares no Frontdoor object.
+    const {
+      "frontdoor:edgeUrl": edgeUrl,
+      "frontdoor:edgeUsername": edgeUsername,
+      "frontdoor:edgePassword": edgePassword,
+    } = mockConfig(mock);
+    const plain = { "frontdoor:edgeUrl": edgeUrl, "frontdoor:edgeUsername": edgeUsername };
     config = plain;
     secretConfig = { "frontdoor:edgePassword": edgePassword, ownerTag: OWNER_TAG };
     ok(await harness("up", 1));
