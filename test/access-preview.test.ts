@@ -6,188 +6,50 @@
 // does lies within what was reported.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { EdgeConfiguration } from "../provider/audit/access";
 import { previewAccess, readPreviewSteps } from "../provider/audit/preview";
 import { UNKNOWN } from "../provider/audit/roles";
-import { type Audit, auditOn } from "./access-support";
-import { runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { describePreviewScenario, short } from "./access-preview-support";
+import { auditOn } from "./access-support";
+import { startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
-const PROGRAM = path.join(__dirname, "programs", "access-preview");
-const OWNER_TAG = "owner-tag-s3cret-7f3a";
-
-/** A grant line as `<type> <service> <identity>`. */
-const short = (l: { type: string; service: string; identity: string }) =>
-  `${l.type} ${l.service} ${l.identity}`;
-
-describe("access --preview: the access a change adds or removes, before it is applied (harness, mock)", function () {
-  this.timeout(240_000);
-  let mock: MockServer;
-  let audit: Audit;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
-
-  const harness = (command: "up" | "preview", stage: number) =>
-    runHarness(command, {
-      programDir: PROGRAM,
-      stateFile: path.join(dir, "state.json"),
-      config: { ...config, stage: String(stage) },
-      secretConfig,
-    });
-  const ok = (r: { exitCode: number; stdout: string; stderr: string }) =>
-    assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
-  const json = async (...args: string[]) => {
-    const r = await audit(...args, "--json");
-    assert.equal(r.code, 0, r.stderr);
-    return JSON.parse(r.stdout);
-  };
-  /** Saves the live matrix, previews `stage`, and returns the prediction and the saved files. */
-  const predict = async (stage: number, name: string) => {
-    const before = path.join(dir, `${name}-before.json`);
-    fs.writeFileSync(before, (await audit("access", "--json")).stdout);
-    const writes = mock.log.filter((e) => e.method !== "GET").length;
-    const preview = await harness("preview", stage);
-    ok(preview);
-    assert.equal(mock.log.filter((e) => e.method !== "GET").length, writes, "a preview changes nothing");
-    const file = path.join(dir, `${name}-preview.json`);
-    fs.writeFileSync(file, preview.stdout);
-    return { before, file, predicted: await json("access", "--preview", file) };
-  };
-
-  before(async () => {
-    mock = await startMockServer();
-    audit = auditOn(mock);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "access-preview-"));
+describePreviewScenario(
+  "access --preview: the access a change adds or removes, before it is applied (harness, mock)",
+  async () => {
+    const mock = await startMockServer();
     // The Edge API's settings only: the program declares no Frontdoor object.
-    const {
-      "frontdoor:edgeUrl": edgeUrl,
-      "frontdoor:edgeUsername": edgeUsername,
-      "frontdoor:edgePassword": edgePassword,
-    } = mockConfig(mock);
-    const plain = { "frontdoor:edgeUrl": edgeUrl, "frontdoor:edgeUsername": edgeUsername };
-    config = plain;
-    secretConfig = { "frontdoor:edgePassword": edgePassword, ownerTag: OWNER_TAG };
-    ok(await harness("up", 1));
-  });
-  after(async () => {
-    await mock?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("predicts a group's new Dial policy, an identity leaving a group and a new @id grant; up then does exactly that", async () => {
-    const { before, file, predicted } = await predict(2, "stage2");
-    assert.deepEqual(predicted.unknown, [], "every unknown id was tied to the object it comes from");
-    assert.deepEqual(predicted.unresolved, []);
-    assert.deepEqual(predicted.added.map(short), ["Dial ap-db ap-carol", "Dial ap-reports ap-reporter"]);
-    assert.deepEqual(predicted.removed.map(short), ["Dial ap-web ap-bob"]);
-    assert.deepEqual(predicted.changed, []);
-    assert.deepEqual(predicted.added[1].policies, ["ap-reports-dial"]);
-    assert.deepEqual(predicted.added[1].edgeRouters, ["ap-router"]);
-    assert.equal(predicted.steps, 5, "bob updated; ops-db, reporter, reports, reports-dial created");
-
-    const text = await audit("access", "--preview", file);
-    assert.equal(text.code, 0, text.stderr);
-    assert.match(
-      text.stdout,
-      /^\| added \| ap-reports \| Dial \| ap-reporter \| ap-reports-dial \| ap-router \| — \|$/m,
-    );
-    assert.match(
-      text.stdout,
-      /^\| removed \| ap-web \| Dial \| ap-bob \| ap-eng-web \| ap-router \| ap-eng-web: ap-mfa \|$/m,
-    );
-    assert.doesNotMatch(text.stdout, /Unknown until applied/);
-    assert.equal(
-      (await audit("access", "--preview", file, "--exit-code")).code,
-      1,
-      "--exit-code: access changes",
-    );
-
-    ok(await harness("up", 2));
-    const actual = await json("access", "--before", before);
-    const { added, removed, changed } = predicted;
-    assert.deepEqual({ added, removed, changed }, actual, "predicted == applied");
-    for (const out of [text.stdout, JSON.stringify(predicted), fs.readFileSync(file, "utf8")])
-      assert.ok(!out.includes(OWNER_TAG), "a secret input reached the report");
-
-    const again = await predict(2, "stage2-again");
-    assert.deepEqual(again.predicted, {
-      added: [],
-      removed: [],
-      changed: [],
-      unknown: [],
-      unresolved: [],
-      steps: 0,
+    const cfg = mockConfig(mock);
+    return {
+      config: {
+        "frontdoor:edgeUrl": cfg["frontdoor:edgeUrl"],
+        "frontdoor:edgeUsername": cfg["frontdoor:edgeUsername"],
+      },
+      secretConfig: { "frontdoor:edgePassword": cfg["frontdoor:edgePassword"] },
+      audit: auditOn(mock),
+      writes: () => mock.log.filter((e) => e.method !== "GET").length,
+      close: () => mock.close(),
+    };
+  },
+  (scenario) => {
+    it("refuses what is not a preview (exit 2, naming the file), and --before with --preview", async () => {
+      const wrong = path.join(scenario().dir, "wrong.json");
+      fs.writeFileSync(wrong, JSON.stringify({ services: [] }));
+      const notPreview = await scenario().target.audit("access", "--preview", wrong);
+      assert.equal(notPreview.code, 2);
+      assert.match(notPreview.stderr, /--preview .*wrong\.json: not a preview/);
+      const up = path.join(scenario().dir, "up.json");
+      fs.writeFileSync(up, (await scenario().harness("up", 1)).stdout);
+      const applied = await scenario().target.audit("access", "--preview", up);
+      assert.equal(applied.code, 2);
+      assert.match(applied.stderr, /the report of `up`, not of a preview/);
+      const both = await scenario().target.audit("access", "--preview", up, "--before", up);
+      assert.equal(both.code, 2);
+      assert.match(both.stderr, /--before and --preview do not go together/);
     });
-    assert.match((await audit("access", "--preview", again.file)).stdout, /No access is added or removed/);
-  });
-
-  it("reports a role list computed from a new object's id as unknown until applied; what up does lies within it", async () => {
-    const { before, predicted } = await predict(3, "stage3");
-    assert.deepEqual(predicted.added, []);
-    assert.deepEqual(predicted.removed, []);
-    assert.deepEqual(predicted.changed, []);
-    assert.deepEqual(predicted.unresolved, [
-      { resource: "audit-web", kind: "ServicePolicy", property: "identityRoles" },
-    ]);
-    const unknown = predicted.unknown.map((u: any) => `${u.status}: ${short(u.line)}`);
-    // The list may select anyone: each identity may come to dial ap-web through audit-web.
-    assert.ok(unknown.includes("may be granted: Dial ap-web ap-auditor"), unknown.join("\n"));
-    assert.ok(unknown.includes("may be granted: Dial ap-web Default Admin"), unknown.join("\n"));
-    assert.ok(unknown.includes("details unknown: Dial ap-web ap-alice"), unknown.join("\n"));
-    assert.ok(
-      unknown.every((u: string) => u.includes(" ap-web ")),
-      unknown.join("\n"),
-    );
-    const text = (await audit("access", "--preview", path.join(dir, "stage3-preview.json"))).stdout;
-    assert.match(text, /^### Unknown until applied$/m);
-    assert.match(text, /^\| may be granted \| ap-web \| Dial \| ap-auditor \| ap-audit-web \|/m);
-    assert.match(text, /audit-web \(ServicePolicy\) `identityRoles`/);
-
-    ok(await harness("up", 3));
-    const actual = await json("access", "--before", before);
-    assert.deepEqual(actual.added.map(short), ["Dial ap-web ap-auditor"]);
-    for (const line of [...actual.added, ...actual.changed.map((c: any) => c.after)])
-      assert.ok(
-        unknown.some((u: string) => u.endsWith(short(line))),
-        `${short(line)} was not foreseen`,
-      );
-    assert.deepEqual(actual.removed, []);
-  });
-
-  it("predicts what deleting objects removes; up then does exactly that", async () => {
-    const { before, predicted } = await predict(1, "back");
-    assert.deepEqual(predicted.unknown, []);
-    assert.deepEqual(predicted.added.map(short), ["Dial ap-web ap-bob"]);
-    assert.deepEqual(predicted.removed.map(short), [
-      "Dial ap-db ap-carol",
-      "Dial ap-reports ap-reporter",
-      "Dial ap-web ap-auditor",
-    ]);
-    ok(await harness("up", 1));
-    const { added, removed, changed } = predicted;
-    assert.deepEqual({ added, removed, changed }, await json("access", "--before", before));
-  });
-
-  it("refuses what is not a preview (exit 2, naming the file), and --before with --preview", async () => {
-    const wrong = path.join(dir, "wrong.json");
-    fs.writeFileSync(wrong, JSON.stringify({ services: [] }));
-    const notPreview = await audit("access", "--preview", wrong);
-    assert.equal(notPreview.code, 2);
-    assert.match(notPreview.stderr, /--preview .*wrong\.json: not a preview/);
-    const up = path.join(dir, "up.json");
-    fs.writeFileSync(up, (await harness("up", 1)).stdout);
-    const applied = await audit("access", "--preview", up);
-    assert.equal(applied.code, 2);
-    assert.match(applied.stderr, /the report of `up`, not of a preview/);
-    const both = await audit("access", "--preview", up, "--before", up);
-    assert.equal(both.code, 2);
-    assert.match(both.stderr, /--before and --preview do not go together/);
-  });
-});
+  },
+);
 
 describe("access --preview: reading a preview's values", () => {
   // A live configuration: one identity with #eng, one service with #web, no policy yet.

@@ -169,15 +169,10 @@ const AUDIT = path.resolve(__dirname, "..", "bin", "provider", "tools", "auditCl
 
 export type Audit = (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
-/** The compiled audit command against the mock's Edge API, as a pipeline step runs it. */
-export function auditOn(mock: MockServer): Audit {
+/** The compiled audit command with the given environment (connection settings), as a pipeline step runs it. */
+export function auditWith(settings: Record<string, string>): Audit {
   return async (...args) => {
-    const env = {
-      ...process.env,
-      ZITI_EDGE_URL: mock.url,
-      ZITI_USERNAME: mock.credentials.edgeUsername,
-      ZITI_PASSWORD: mock.credentials.edgePassword,
-    };
+    const env = { ...process.env, ...settings };
     try {
       const { stdout, stderr } = await run(process.execPath, [AUDIT, ...args], { env });
       return { code: 0, stdout, stderr };
@@ -185,4 +180,13 @@ export function auditOn(mock: MockServer): Audit {
       return { code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) };
     }
   };
+}
+
+/** The audit command against the mock's Edge API. */
+export function auditOn(mock: MockServer): Audit {
+  return auditWith({
+    ZITI_EDGE_URL: mock.url,
+    ZITI_USERNAME: mock.credentials.edgeUsername,
+    ZITI_PASSWORD: mock.credentials.edgePassword,
+  });
 }

@@ -1,21 +1,42 @@
-// The access a change adds or removes, predicted from the real Pulumi CLI's `pulumi preview --json`
-// (v3.259, built by `npm run peers`), for test/programs/access-preview against the mock: the
-// prediction must equal the diff measured around the `pulumi up` that applies the change, and a
-// role list computed from a new object's id must be reported as unknown until applied.
+// The access a change adds or removes, predicted from a preview, with the real peers (built by
+// `npm run peers`): the real Pulumi CLI's `pulumi preview --json` (v3.259) for
+// test/programs/access-preview against the mock, and the harness scenario of
+// test/access-preview-support.ts against a real OpenZiti controller. The prediction must equal the
+// diff measured around the up that applies the change, and a role list computed from a new object's
+// id must be reported as unknown until applied.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type Audit, auditOn } from "./access-support";
+import { describePreviewScenario, PROGRAM, short } from "./access-preview-support";
+import { type Audit, auditOn, auditWith } from "./access-support";
 import { type MockServer, startMockServer } from "./mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
+import { realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";
 
-const PROGRAM = path.join(__dirname, "programs", "access-preview");
 const OWNER_TAG = "owner-tag-s3cret-cli-5d21";
-const short = (l: { type: string; service: string; identity: string }) =>
-  `${l.type} ${l.service} ${l.identity}`;
+
+describePreviewScenario(
+  "Real OpenZiti controller: access --preview (harness) predicts what up does",
+  async (ctx) => {
+    requirePeers(ctx, "ziti");
+    const ctrl = await startController();
+    const { "frontdoor:edgePassword": edgePassword, ...config } = realEdgeConfig(ctrl);
+    return {
+      config,
+      secretConfig: { "frontdoor:edgePassword": edgePassword },
+      audit: auditWith({
+        ZITI_EDGE_URL: ctrl.url,
+        ZITI_USERNAME: ctrl.username,
+        ZITI_PASSWORD: ctrl.password,
+        FRONTDOOR_CA_BUNDLE: ctrl.caPem,
+      }),
+      close: () => ctrl.stop(),
+    };
+  },
+);
 
 describe("Real Pulumi CLI: access --preview from `pulumi preview --json`", function () {
   this.timeout(900_000);
