@@ -142,7 +142,7 @@ export function describePreviewScenario(
       assert.deepEqual(predicted.removed, []);
       assert.deepEqual(predicted.changed, []);
       assert.deepEqual(predicted.unresolved, [
-        { resource: "audit-web", kind: "ServicePolicy", property: "identityRoles" },
+        { resource: "audit-web", kind: "ServicePolicy", property: "identityRoles", from: ["auditor"] },
       ]);
       const unknown = predicted.unknown.map((u: any) => `${u.status}: ${short(u.line)}`);
       // The list may select anyone: each identity may come to dial ap-web through audit-web.
@@ -156,7 +156,7 @@ export function describePreviewScenario(
       const text = (await audit("access", "--preview", path.join(dir, "stage3-preview.json"))).stdout;
       assert.match(text, /^### Unknown until applied$/m);
       assert.match(text, /^\| may be granted \| ap-web \| Dial \| ap-auditor \| ap-audit-web \|/m);
-      assert.match(text, /audit-web \(ServicePolicy\) `identityRoles`/);
+      assert.match(text, /audit-web \(ServicePolicy\) `identityRoles` \(computed from auditor\)/);
 
       ok(await harness("up", 3));
       const actual = await json("access", "--before", before);

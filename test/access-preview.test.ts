@@ -152,6 +152,20 @@ describe("access --preview: reading a preview's values", () => {
     );
     assert.deepEqual(replaced.added.map(short), ["Dial web alice2"]);
     assert.deepEqual(replaced.removed.map(short), ["Dial web alice"]);
+    // A resource of another package is not read, whatever its type's last name.
+    const other = {
+      ...policyStep({ name: "p", type: "Dial", identityRoles: ["#all"], serviceRoles: ["#all"] }),
+    };
+    other.newState.type = "other:index:ServicePolicy";
+    other.urn = "urn:pulumi:prod::p::other:index:ServicePolicy::pol";
+    assert.deepEqual(previewAccess(config, readPreviewSteps({ steps: [other] })), {
+      added: [],
+      removed: [],
+      changed: [],
+      unknown: [],
+      unresolved: [],
+      steps: 0,
+    });
     assert.throws(
       () => readPreviewSteps({ diagnostics: [{ severity: "error", message: "boom" }] }, "p.json"),
       /--preview p\.json: the preview reported 1 error\(s\)/,

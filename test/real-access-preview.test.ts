@@ -120,7 +120,7 @@ describe("Real Pulumi CLI: access --preview from `pulumi preview --json`", funct
     const { before, predicted } = await predict(3);
     assert.deepEqual(predicted.added, []);
     assert.deepEqual(predicted.unresolved, [
-      { resource: "audit-web", kind: "ServicePolicy", property: "identityRoles" },
+      { resource: "audit-web", kind: "ServicePolicy", property: "identityRoles", from: ["auditor"] },
     ]);
     const unknown = predicted.unknown.map((u: any) => `${u.status}: ${short(u.line)}`);
     assert.ok(unknown.includes("may be granted: Dial ap-web ap-auditor"), unknown.join("\n"));

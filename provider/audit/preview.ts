@@ -68,11 +68,13 @@ const LISTS = ["roleAttributes", ...Object.keys(ROLE_FIELDS)];
 const CREATES = new Set(["create", "replace", "create-replacement"]);
 const DELETES = new Set(["delete", "delete-replaced", "replace", "create-replacement"]);
 
-/** `urn:pulumi:<stack>::<project>::<type>::<name>`: the type's last segment, e.g. `Identity`. */
+/**
+ * The kind of a resource of this package (`Identity`, ...) from its type token,
+ * `pulumi-nodejs:dynamic/frontdoor:<Kind>` (in a URN, `urn:pulumi:<stack>::<project>::<type>::<name>`,
+ * where a parent's type may precede it: `<parent type>$<type>`); "" for any other resource.
+ */
 const kindOf = (urn: string, type?: unknown) =>
-  String(type ?? urn.split("::")[2] ?? "")
-    .split(":")
-    .pop() ?? "";
+  /(?:^|[/$])frontdoor:(\w+)$/.exec(String(type ?? urn.split("::")[2] ?? ""))?.[1] ?? "";
 const nameOf = (urn: string) => urn.split("::").slice(3).join("::");
 
 /** The id a planned object has until it exists. */
@@ -158,6 +160,8 @@ export interface Unresolved {
   resource: string;
   kind: string;
   property: string;
+  /** The objects the preview creates that the value is computed from, when it says so. */
+  from?: string[];
 }
 
 export interface PlannedConfiguration {
@@ -188,7 +192,8 @@ export function planConfiguration(live: EdgeConfiguration, steps: PlanStep[]): P
     const object = declaredObject(step, id, pending, unresolved);
     config[collection] = config[collection].filter((o) => o.id !== id).concat(object);
   }
-  return { config, steps: edgeSteps.filter((s) => s.op !== "same").length, unresolved };
+  const changes = edgeSteps.filter((s) => CREATES.has(s.op) || DELETES.has(s.op) || s.op === "update");
+  return { config, steps: new Set(changes.map((s) => s.urn)).size, unresolved };
 }
 
 /** An Edge object as the management API would list it, from a step's declared inputs. */
@@ -199,7 +204,10 @@ function declaredObject(
   unresolved: Unresolved[],
 ): EdgeObject {
   const inputs = step.inputs ?? {};
-  const where = (property: string) => ({ resource: nameOf(step.urn), kind: step.kind, property });
+  const where = (property: string): Unresolved => {
+    const from = (step.propertyDependencies[property] ?? []).filter((urn) => pending.has(urn)).map(nameOf);
+    return { resource: nameOf(step.urn), kind: step.kind, property, ...(from.length ? { from } : {}) };
+  };
   const object: EdgeObject = { id, name: scalar(inputs.name) };
   if (object.name === UNKNOWN) {
     unresolved.push(where("name"));
@@ -330,7 +338,12 @@ export function formatPreviewAccessMarkdown(access: PreviewAccess): string {
   if (access.unresolved.length > 0) {
     out.push(
       "Values the preview does not know (an object not created yet, or a value computed from one): " +
-        access.unresolved.map((u) => `${cell(u.resource)} (${u.kind}) \`${u.property}\``).join(", "),
+        access.unresolved
+          .map((u) => {
+            const from = u.from ? ` (computed from ${u.from.map(cell).join(", ")})` : "";
+            return `${cell(u.resource)} (${u.kind}) \`${u.property}\`${from}`;
+          })
+          .join(", "),
       "",
     );
   }
