@@ -61,7 +61,8 @@ const ROLE_FIELDS: Record<string, string> = {
 };
 
 /** What is read from a declared object: nothing else of its inputs is looked at. */
-const SCALARS = ["semantic", "type"];
+const scalarsOf = (kind: string) =>
+  kind === "ServicePolicy" ? ["semantic", "type"] : kind.endsWith("Policy") ? ["semantic"] : [];
 const LISTS = ["roleAttributes", ...Object.keys(ROLE_FIELDS)];
 
 /** The steps that create a new object (its id is not known until applied). */
@@ -213,7 +214,7 @@ function declaredObject(
     unresolved.push(where("name"));
     object.name = `${nameOf(step.urn)} (name not known until applied)`;
   }
-  for (const key of SCALARS) {
+  for (const key of scalarsOf(step.kind)) {
     if (inputs[key] === undefined || inputs[key] === null) continue;
     object[key] = scalar(inputs[key]);
     if (object[key] === UNKNOWN) unresolved.push(where(key));
