@@ -98,7 +98,12 @@ export function describePreviewScenario(
       assert.deepEqual(predicted.changed, []);
       assert.deepEqual(predicted.added[1].policies, ["ap-reports-dial"]);
       assert.deepEqual(predicted.added[1].edgeRouters, ["ap-router"]);
-      assert.equal(predicted.steps, 5, "bob updated; ops-db, reporter, reports, reports-dial created");
+      // bob and alice-db updated (db's new id), db replaced, ops-db, reporter, reports, reports-dial created
+      assert.equal(predicted.steps, 7);
+      // db is replaced: alice keeps binding it (by name) through alice-db's `@<id>` of the new db.
+      const db = JSON.parse(fs.readFileSync(file, "utf8")).resources.find((r: any) => r.name === "db");
+      assert.equal(db.op, "replace");
+      assert.ok(db.oldId, "the replace names the object it replaces");
 
       const text = await audit("access", "--preview", file);
       assert.equal(text.code, 0, text.stderr);

@@ -95,6 +95,7 @@ describe("Real Pulumi CLI: access --preview from `pulumi preview --json`", funct
     const dial = steps.find((s) => s.urn.endsWith("::reports-dial"));
     assert.ok(dial, "the CLI's preview has the new policy");
     assert.deepEqual(dial.newState.inputs.identityRoles, ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"]);
+    assert.equal(steps.find((s) => s.urn.endsWith("::db"))?.op, "replace");
     assert.deepEqual(predicted.unresolved, []);
     assert.deepEqual(predicted.unknown, []);
     assert.deepEqual(predicted.added.map(short), ["Dial ap-db ap-carol", "Dial ap-reports ap-reporter"]);

@@ -1,7 +1,8 @@
 // Test program for test/access-preview.test.ts and test/real-access-preview.test.ts. Config:
 //   stage 1: three identities, two services, an edge router, a posture check and the policies;
-//   stage 2: a Dial policy for the #ops group, bob leaves #eng (roleAttributes), and a new service
-//            dialled by a new identity through `@<id>` roles (ids not known during the preview);
+//   stage 2: a Dial policy for the #ops group, bob leaves #eng (roleAttributes), a new service
+//            dialled by a new identity through `@<id>` roles (ids not known during the preview), and
+//            db replaced (encryptionRequired), so the `@<id>` role that names it is unknown too;
 //   stage 3: also a policy whose whole identity role list is computed from a new identity's id
 //            (not known during the preview, and not tied to one role: unknown until applied).
 // `ownerTag` (secret) goes into a policy's tags: it must never reach a report.
@@ -16,11 +17,15 @@ const n = (name: string) => `${prefix}-${name}`;
 const identity = (name: string, roleAttributes: string[]) =>
   new frontdoor.Identity(name, { name: n(name), type: "Device", isAdmin: false, roleAttributes });
 
-identity("alice", ["eng"]);
+const alice = identity("alice", ["eng"]);
 identity("bob", stage === 1 ? ["eng"] : []);
 identity("carol", ["ops"]);
 new frontdoor.Service("web", { name: n("web"), roleAttributes: ["web"] });
-new frontdoor.Service("db", { name: n("db"), roleAttributes: ["db"] });
+const db = new frontdoor.Service("db", {
+  name: n("db"),
+  roleAttributes: ["db"],
+  encryptionRequired: stage === 1, // a change replaces the service: a new id
+});
 new frontdoor.EdgeRouter("router", { name: n("router"), roleAttributes: ["public"] });
 new frontdoor.PostureCheck("mfa", { name: n("mfa"), typeId: "MFA", roleAttributes: ["mfa"] });
 
@@ -31,6 +36,12 @@ new frontdoor.ServicePolicy("eng-web", {
   serviceRoles: ["#web"],
   postureCheckRoles: ["#mfa"],
   tags: { owner: config.requireSecret("ownerTag") },
+});
+new frontdoor.ServicePolicy("alice-db", {
+  name: n("alice-db"),
+  type: "Bind",
+  identityRoles: [pulumi.interpolate`@${alice.id}`],
+  serviceRoles: [pulumi.interpolate`@${db.id}`],
 });
 new frontdoor.EdgeRouterPolicy("all-routers", {
   name: n("all-routers"),
