@@ -2,7 +2,9 @@
 // the identities that can dial and bind it, through which service policies, over which edge routers
 // (an identity reaches a router through edge router policies, a service through service edge router
 // policies; a connection needs a router both reach) and under which posture checks (each granting
-// policy's own: a policy grants only while its checks pass, so one policy without checks grants freely). `--before` diffs two matrices: the access a change adds or removes.
+// policy's own: a policy grants only while its checks pass, so one policy without checks grants
+// freely). `diffAccess` compares two matrices: the access a change adds or removes. A configuration
+// planned from a preview (preview.ts) may hold unknown values: `computeAccess` reads it as told.
 import { readFileSync } from "node:fs";
 import type { EdgeObject } from "../http/edge";
 import type { ResourceContext } from "../resource";
