@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import { ProviderError } from "./http/errors";
 import { DEFAULT_RETRY, type RetryPolicy } from "./http/retry";
 import { registerSecret } from "./redact";
+import { IdentityProblem, loadZitiIdentity, type ZitiIdentity } from "./zitiIdentity";
 
 export interface ConfigKey {
   key: string;
@@ -73,6 +74,19 @@ export const CONFIG_KEYS = [
     env: ["ZITI_CLIENT_KEY"],
     secret: true,
     description: "Private key (PEM or file path) of edgeCertPem.",
+  },
+  {
+    key: "edgeIdentityFile",
+    env: ["ZITI_IDENTITY_FILE"],
+    description:
+      "Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate " +
+      "(method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted.",
+  },
+  {
+    key: "edgeIdentityJson",
+    env: ["ZITI_IDENTITY_JSON"],
+    secret: true,
+    description: "The content of a Ziti identity file (JSON), instead of edgeIdentityFile.",
   },
   {
     key: "edgeTotpSecret",
@@ -279,7 +293,43 @@ export function settingProblems(settings: RawSettings): SettingProblem[] {
     const reason = value === undefined ? undefined : check(value, settings);
     if (reason) problems.push({ key: `frontdoor:${name}`, reason });
   }
-  return problems;
+  return [...problems, ...identityProblems(settings)];
+}
+
+/** An unreadable or malformed identity file, or one that clashes with edgeCertPem, naming the setting. */
+function identityProblems(settings: RawSettings): SettingProblem[] {
+  let identity: ZitiIdentity | undefined;
+  try {
+    identity = loadZitiIdentity(settings);
+  } catch (err) {
+    if (err instanceof IdentityProblem) return [{ key: `frontdoor:${err.setting}`, reason: err.reason }];
+    throw err;
+  }
+  if (!identity) return [];
+  const setting = settings.edgeIdentityFile !== undefined ? "edgeIdentityFile" : "edgeIdentityJson";
+  if (settings.edgeCertPem !== undefined || settings.edgeKeyPem !== undefined)
+    return [
+      {
+        key: `frontdoor:${setting}`,
+        reason: "and frontdoor:edgeCertPem/edgeKeyPem both give a client certificate: use one of them",
+      },
+    ];
+  // The address from ztAPI follows the rules of edgeUrl (https, or loopback http) unless edgeUrl is set.
+  const reason =
+    settings.edgeUrl === undefined && identity.edgeUrl !== undefined
+      ? serviceUrl(identity.edgeUrl, settings)
+      : undefined;
+  return reason ? [{ key: `frontdoor:${setting}`, reason: `has a ztAPI that ${reason}` }] : [];
+}
+
+/** The identity of frontdoor:edgeIdentityFile / edgeIdentityJson, if set; bad ones fail naming the setting. */
+export function zitiIdentitySetting(settings: RawSettings): ZitiIdentity | undefined {
+  try {
+    return loadZitiIdentity(settings);
+  } catch (err) {
+    if (err instanceof IdentityProblem) throw new ProviderError(err.message);
+    throw err;
+  }
 }
 
 /** Throws (naming every bad key) before a client is made, so no request goes out with bad settings. */

@@ -46,6 +46,10 @@ export function reference(schema: Spec): string {
     for (const [prop, p] of Object.entries((spec.inputs?.properties ?? {}) as Record<string, Spec>)) {
       parts.push(`| \`${prop}\` | ${typeName(p)} | ${cell(p.description ?? "")} |`);
     }
+    const results = Object.entries((spec.outputs?.properties ?? {}) as Record<string, Spec>).map(
+      ([prop, p]) => `\`${prop}\` (${typeName(p)}${p.secret ? ", secret" : ""})`,
+    );
+    if (results.length) parts.push("", `Result: ${results.join(", ")}.`);
     parts.push("");
   }
   return parts.join("\n").trim();

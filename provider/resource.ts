@@ -78,6 +78,11 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   delete(ctx: ResourceContext, id: string, olds: Props): Promise<void>;
   /** Ids of the existing objects (of `scope.frontdoorId` for Frontdoor kinds): for import snippets. */
   list?(ctx: ResourceContext, scope: Props): Promise<string[]>;
+  /**
+   * The objects matching a filter (all without one), as `read` states them without earlier state: the
+   * lookup functions (getIdentity, getIdentities, ...) are built on it and on `read`.
+   */
+  search?(ctx: ResourceContext, filter: string | undefined): Promise<{ id: string; outs: O }[]>;
   /** Looks an object up by its unique name, to adopt it after an ambiguous create. */
   findExisting?(ctx: ResourceContext, inputs: I): Promise<{ id: string; outs: O } | undefined>;
 }

@@ -4,9 +4,9 @@
 // `...Output` variants take Inputs and return Outputs. The connection (apiUrl, caBundle, frontdoorId)
 // defaults to stack config `frontdoor:*` inside a Pulumi program, else to the environment variables.
 import * as pulumi from "@pulumi/pulumi";
-import { readSettings } from "../provider/config";
 import * as certificates from "../provider/functions/certificates";
 import type { DeepInput } from "./resource";
+import { programSettings } from "./settings";
 
 export type {
   CreateCertificateWithTokenArgs,
@@ -14,11 +14,6 @@ export type {
   ValidateCertificateRequestTokenArgs,
   ValidateCertificateRequestTokenResult,
 } from "../provider/functions/certificates";
-
-function programSettings() {
-  // runtime.getConfig answers undefined outside a Pulumi program, so environment variables apply there.
-  return readSettings((key) => pulumi.runtime.getConfig(key));
-}
 
 /**
  * Creates a client certificate with a certificate request token, without API credentials. With `csrPem`

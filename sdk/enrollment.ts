@@ -32,7 +32,7 @@ export function enrollIdentity(
  * a run after the identity enrolled has no JWT left (`enrollmentJwt` is null) and skips enrollment.
  */
 export function enrollIdentityOutput(
-  args: pulumi.Input<{ jwt: pulumi.Input<string | null>; keySize?: 2048 | 3072 | 4096; commonName?: string }>,
+  args: pulumi.Input<{ jwt: pulumi.Input<string | null>; keySize?: number; commonName?: string }>,
 ): pulumi.Output<enrollment.EnrollIdentityResult | undefined> {
   const result = pulumi.output(args).apply(async (plain) => {
     if (pulumi.runtime.isDryRun() || !plain.jwt) return undefined;

@@ -46,6 +46,7 @@ export {
 export { ExternalJwtSigner, type ExternalJwtSignerArgs } from "./externalJwtSigner";
 export { Identity, type IdentityArgs } from "./identity";
 export { KeyPair, type KeyPairArgs } from "./keyPair";
+export * from "./lookups";
 export { PostureCheck, type PostureCheckArgs } from "./postureCheck";
 export { Service, type ServiceArgs } from "./service";
 export { ServiceEdgeRouterPolicy, type ServiceEdgeRouterPolicyArgs } from "./serviceEdgeRouterPolicy";

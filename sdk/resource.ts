@@ -30,7 +30,8 @@ export type Args<T> = T extends unknown
 export type OutputProperties<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
 type Union<T> = T extends unknown ? keyof T : never;
-type StateOf<S extends z.ZodType, O extends z.ZodType> = {
+/** The state of a resource (inputs and outputs), as its output properties and lookups give it. */
+export type StateOf<S extends z.ZodType, O extends z.ZodType> = {
   [K in Union<z.output<S>>]: z.output<S>[K];
 } & z.output<O>;
 

@@ -1,10 +1,15 @@
 // The access test program (5 services, 10 identities, 3 edge routers, a posture check, and policies
 // with #attr, @id, #all, AllOf and AnyOf roles, Dial and Bind) created through the provider's host
 // entry points, and the comparison of a computed access matrix with what the controller answers for
-// itself: `GET /identities/{id}/services?policyType=dial|bind` and `GET /identities/{id}/policy-advice/{serviceId}`.
+// itself: `GET /identities/{id}/services?policyType=dial|bind` and `GET /identities/{id}/policy-advice/{serviceId}`;
+// and the compiled audit command run against the mock, as a pipeline step runs it.
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import type { AccessMatrix } from "../provider/audit/access";
 import type { Props } from "../provider/resource";
 import type { EdgeReply } from "./mock/edge/client";
+import type { MockServer } from "./mock/server";
 import { createChecked } from "./support/engine";
 
 /** Raw management API calls, as the mock's test client and the real controller's admin make them. */
@@ -157,4 +162,31 @@ export async function disagreements(
     }
   }
   return found;
+}
+
+const run = promisify(execFile);
+const AUDIT = path.resolve(__dirname, "..", "bin", "provider", "tools", "auditCli.js");
+
+export type Audit = (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+/** The compiled audit command with the given environment (connection settings), as a pipeline step runs it. */
+export function auditWith(settings: Record<string, string>): Audit {
+  return async (...args) => {
+    const env = { ...process.env, ...settings };
+    try {
+      const { stdout, stderr } = await run(process.execPath, [AUDIT, ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (error: any) {
+      return { code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) };
+    }
+  };
+}
+
+/** The audit command against the mock's Edge API. */
+export function auditOn(mock: MockServer): Audit {
+  return auditWith({
+    ZITI_EDGE_URL: mock.url,
+    ZITI_USERNAME: mock.credentials.edgeUsername,
+    ZITI_PASSWORD: mock.credentials.edgePassword,
+  });
 }

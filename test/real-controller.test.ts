@@ -4,6 +4,11 @@
 // a real certificate, password, certificate and MFA login. The drift matrix through the host and the
 // mock-versus-controller probes are in real-controller-drift.test.ts and real-vs-mock.test.ts.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type LookupKind, list, lookup } from "../provider/functions/lookups";
+import { nameFilter } from "../provider/http/edge";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -19,6 +24,7 @@ import { ClientApi } from "./peers/clientApi";
 import { listeningAddresses, type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { type Recorder, startRecorder } from "./peers/recorder";
+import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { configureFor } from "./support/engine";
 
 describe("Real OpenZiti controller: the provider's Edge kinds", function () {
@@ -341,6 +347,84 @@ describe("Real OpenZiti controller: the provider's Edge kinds", function () {
       assert.equal((await admin().call("DELETE", `/${collection}/${id}`)).status, 200);
   });
 
+  it("lookups: the default auth policy, a filter query, objects made outside Pulumi and by the provider", async () => {
+    const settings = Object.fromEntries(
+      Object.entries(realEdgeConfig(ctrl, recorder.url)).map(([k, v]) => [k.replace(/^frontdoor:/, ""), v]),
+    );
+    const byId = await lookup("AuthPolicy", { id: "default" }, settings);
+    assert.equal(byId.name, "Default");
+    assert.deepEqual(await lookup("AuthPolicy", { name: "Default" }, settings), byId);
+    // What an AuthPolicy resource of it would show (a refresh with no earlier state).
+    const read = await engine.read("AuthPolicy", "default", {});
+    assert.deepEqual(byId, { id: "default", ...(read as { props: Props }).props });
+
+    const outside: string[] = [];
+    for (const name of ["rl-console-a", "rl-console-b"]) {
+      const answer = await admin().call("POST", "/services", {
+        body: { name, encryptionRequired: true, roleAttributes: ["rl-console"] },
+      });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      outside.push(answer.body.data.id);
+    }
+    const { items } = await list("Service", { filter: 'anyOf(roleAttributes) = "rl-console"' }, settings);
+    assert.deepEqual(items.map((s) => s.name).sort(), ["rl-console-a", "rl-console-b"]);
+    assert.deepEqual(items.map((s) => s.id).sort(), [...outside].sort());
+
+    // Made by the provider: the lookup answers its outputs.
+    const made = await createChecked("ServicePolicy", {
+      name: "rl-dial",
+      type: "Dial",
+      identityRoles: ["#rl"],
+      serviceRoles: outside.map((id) => `@${id}`),
+    });
+    assert.deepEqual(await lookup("ServicePolicy", { name: "rl-dial" }, settings), {
+      id: made.id,
+      ...made.outs,
+    });
+
+    const types = await list("ConfigType", { filter: 'name = "intercept.v1"' }, settings);
+    assert.deepEqual(
+      types.items.map((t) => [t.id, t.name]),
+      [["g7cIWbcGg", "intercept.v1"]],
+    );
+    const admins = await list("Identity", { filter: "isAdmin = true" }, settings);
+    assert.ok(admins.items.some((i) => i.isDefaultAdmin === true));
+    assert.deepEqual(await list("Service", { filter: 'name = "rl-nothing"' }, settings), { items: [] });
+    await assert.rejects(
+      lookup("Service", { name: "rl-nothing" }, settings),
+      /getService: there is no Service named "rl-nothing"/,
+    );
+    await assert.rejects(
+      lookup("Ca", { id: "rl-no-such-id" }, settings),
+      /there is no Ca with id "rl-no-such-id"/,
+    );
+    // A list field outside a set function (anyOf/allOf) is refused: the mock refuses it the same way.
+    await assert.rejects(
+      list("Service", { filter: 'roleAttributes contains "rl-console"' }, settings),
+      /Service: GET \/services failed \(HTTP 400.*'roleAttributes' is a set symbol/,
+    );
+
+    await engine.remove("ServicePolicy", made.id, made.outs);
+
+    // Every kind: a lookup by name (the list answer) equals one by id (the object's own answer) and the
+    // resource's outputs, apart from what the API never returns.
+    const objects: [string, { id: string; outs: Props }][] = [];
+    for (const [kind, inputs] of edgeObjects("rlk")) objects.push([kind, await createChecked(kind, inputs)]);
+    for (const [kind, { id, outs }] of objects) {
+      const kindName = kind as LookupKind;
+      const byId = await lookup(kindName, { id }, settings);
+      assert.deepEqual(await lookup(kindName, { name: String(outs.name) }, settings), byId, kind);
+      assert.deepEqual(Object.keys(byId).sort(), ["id", ...Object.keys(outs)].sort(), kind);
+      for (const key of Object.keys(outs))
+        if (!DECLARED_ONLY[kind]?.includes(key)) assert.deepEqual(byId[key], outs[key], `${kind}.${key}`);
+      assert.deepEqual((await list(kindName, { filter: nameFilter(String(outs.name)) }, settings)).items, [
+        byId,
+      ]);
+    }
+    for (const [kind, { id, outs }] of objects.reverse()) await engine.remove(kind, id, outs);
+    for (const id of outside) assert.equal((await admin().call("DELETE", `/services/${id}`)).status, 200);
+  });
+
   it("sent only requests the swagger allows and got only answers it describes", () => {
     assert.ok(recorder.exchanges.length > 20, "the suite's traffic went through the recorder");
     for (const verb of ["POST", "GET", "PUT", "DELETE"])
@@ -370,12 +454,9 @@ describe("Real OpenZiti controller: the provider's Edge kinds", function () {
       return { id, outs, token: String(enrollments.body.data[0].token) };
     };
     /** The provider configured with `settings` creates and deletes an auth policy. */
-    const worksWith = async (settings: Record<string, string>, name: string) => {
-      await configureFor({
-        "frontdoor:edgeUrl": ctrl.url,
-        "frontdoor:caBundle": ctrl.caPem,
-        ...settings,
-      });
+    const worksWith = async (settings: Record<string, string>, name: string, withConnection = true) => {
+      const connection = { "frontdoor:edgeUrl": ctrl.url, "frontdoor:caBundle": ctrl.caPem };
+      await configureFor({ ...(withConnection ? connection : {}), ...settings });
       try {
         const { id, outs } = await createChecked("AuthPolicy", { name });
         assert.ok(await live("auth-policies", id));
@@ -395,6 +476,40 @@ describe("Real OpenZiti controller: the provider's Edge kinds", function () {
         { "frontdoor:edgeCertPem": certPem, "frontdoor:edgeKeyPem": keyPem },
         "made-with-cert-login",
       );
+      await engine.remove("Identity", made.id, made.outs);
+    });
+
+    it("with a Ziti identity file of the same certificate material: edgeUrl and CA from the file", async () => {
+      const made = await adminIdentity("real-idfile-admin", { ott: true });
+      const device = client();
+      const { certPem, keyPem } = await device.enrollOtt(made.token, "real-idfile-admin");
+      await device.close();
+      const identity = {
+        ztAPI: `${ctrl.url}/edge/client/v1`,
+        id: { cert: `pem:${certPem}`, key: `pem:${keyPem}`, ca: `pem:${ctrl.caPem}` },
+      };
+      // Inline (no edgeUrl, no caBundle: both come from the identity).
+      await worksWith(
+        { "frontdoor:edgeIdentityJson": JSON.stringify(identity) },
+        "made-with-identity-json",
+        false,
+      );
+      // A file whose key is a file:// path.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "real-identity-"));
+      try {
+        fs.writeFileSync(path.join(dir, "admin.key"), keyPem);
+        const file = path.join(dir, "admin.json");
+        fs.writeFileSync(
+          file,
+          JSON.stringify({
+            ...identity,
+            id: { ...identity.id, key: `file://${path.join(dir, "admin.key")}` },
+          }),
+        );
+        await worksWith({ "frontdoor:edgeIdentityFile": file }, "made-with-identity-file", false);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
       await engine.remove("Identity", made.id, made.outs);
     });
 

@@ -2,12 +2,14 @@
 // the identities that can dial and bind it, through which service policies, over which edge routers
 // (an identity reaches a router through edge router policies, a service through service edge router
 // policies; a connection needs a router both reach) and under which posture checks (each granting
-// policy's own: a policy grants only while its checks pass, so one policy without checks grants freely). `--before` diffs two matrices: the access a change adds or removes.
+// policy's own: a policy grants only while its checks pass, so one policy without checks grants
+// freely). `diffAccess` compares two matrices: the access a change adds or removes. A configuration
+// planned from a preview (preview.ts) may hold unknown values: `computeAccess` reads it as told.
 import { readFileSync } from "node:fs";
 import type { EdgeObject } from "../http/edge";
 import type { ResourceContext } from "../resource";
-import { type AuditCommand, parseFlags, UsageError } from "./command";
-import { type Entity, type Ref, selects } from "./roles";
+import { UsageError } from "./command";
+import { type Entity, type Ref, type Selection, selection, UNKNOWN } from "./roles";
 
 export type PolicyType = "Dial" | "Bind";
 
@@ -86,12 +88,30 @@ export async function accessMatrix(ctx: ResourceContext): Promise<AccessMatrix> 
 
 const ref = (o: EdgeObject): Ref => ({ id: o.id, name: String(o.name ?? "") });
 const byName = (a: Ref, b: Ref) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
-const roles = (policy: EdgeObject, field: string) => (policy[field] as string[] | null) ?? [];
+/** A role list: an array, or UNKNOWN in a planned configuration; absent: none. */
+const roles = (policy: EdgeObject, field: string) => (policy[field] as string[] | string | null) ?? [];
 const semanticOf = (policy: EdgeObject) => String(policy.semantic ?? "AllOf");
 
+/**
+ * How a configuration with unknown values (planned from a preview) is read: `certain` keeps what
+ * holds whatever the unknowns turn out to be, `possible` everything they could make hold. On a
+ * configuration without unknowns both give the same matrix.
+ */
+export type Reading = "certain" | "possible";
+const ACCEPTED: Record<Reading, Selection[]> = { certain: ["yes"], possible: ["yes", "maybe"] };
+
 /** The objects of `among` that a policy's role list selects. */
-function selected(policy: EdgeObject, field: string, among: EdgeObject[]): EdgeObject[] {
-  return among.filter((o) => selects(roles(policy, field), semanticOf(policy), o as Entity));
+function selected(policy: EdgeObject, field: string, among: EdgeObject[], reading: Reading): EdgeObject[] {
+  const accepted = ACCEPTED[reading];
+  return among.filter((o) =>
+    accepted.includes(selection(roles(policy, field), semanticOf(policy), o as Entity)),
+  );
+}
+
+/** The access types a service policy grants: none or both when its type is not known yet. */
+function typesOf(policy: EdgeObject, reading: Reading): PolicyType[] {
+  if (policy.type === UNKNOWN) return reading === "possible" ? ["Dial", "Bind"] : [];
+  return [policy.type === "Bind" ? "Bind" : "Dial"];
 }
 
 /** For each object of `subjects`, the routers it reaches through the given router policies. */
@@ -100,40 +120,47 @@ function routersOf(
   policies: EdgeObject[],
   subjectRoles: string,
   routers: EdgeObject[],
+  reading: Reading,
 ): Map<string, Map<string, EdgeObject>> {
   const reach = new Map(subjects.map((s) => [s.id, new Map<string, EdgeObject>()]));
   for (const policy of policies) {
-    const policyRouters = selected(policy, "edgeRouterRoles", routers);
-    for (const subject of selected(policy, subjectRoles, subjects)) {
+    const policyRouters = selected(policy, "edgeRouterRoles", routers, reading);
+    for (const subject of selected(policy, subjectRoles, subjects, reading)) {
       for (const router of policyRouters) reach.get(subject.id)?.set(router.id, router);
     }
   }
   return reach;
 }
 
-/** The matrix from a configuration (pure: the same rules the controller applies to role lists). */
-export function computeAccess(config: EdgeConfiguration): AccessMatrix {
+/**
+ * The matrix from a configuration (pure: the same rules the controller applies to role lists). A
+ * planned configuration with unknown values is read as `reading` says (see Reading).
+ */
+export function computeAccess(config: EdgeConfiguration, reading: Reading = "certain"): AccessMatrix {
   const identityRouters = routersOf(
     config.identities,
     config.edgeRouterPolicies,
     "identityRoles",
     config.edgeRouters,
+    reading,
   );
   const serviceRouters = routersOf(
     config.services,
     config.serviceEdgeRouterPolicies,
     "serviceRoles",
     config.edgeRouters,
+    reading,
   );
   // service id -> type -> identity id -> the grant being collected
   const grants = new Map<string, Record<PolicyType, Map<string, Grant>>>(
     config.services.map((s) => [s.id, { Dial: new Map(), Bind: new Map() }]),
   );
   for (const policy of config.servicePolicies) {
-    const type = policy.type === "Bind" ? "Bind" : "Dial";
-    const identities = selected(policy, "identityRoles", config.identities);
-    const checks = selected(policy, "postureCheckRoles", config.postureChecks).map(ref).sort(byName);
-    for (const service of selected(policy, "serviceRoles", config.services)) {
+    const identities = selected(policy, "identityRoles", config.identities, reading);
+    const checks = selected(policy, "postureCheckRoles", config.postureChecks, reading).map(ref).sort(byName);
+    for (const [type, service] of typesOf(policy, reading).flatMap((t) =>
+      selected(policy, "serviceRoles", config.services, reading).map((s) => [t, s] as const),
+    )) {
       const byIdentity = grants.get(service.id)?.[type];
       if (!byIdentity) continue;
       for (const identity of identities) {
@@ -188,7 +215,8 @@ export interface AccessDiff {
   changed: { before: GrantLine; after: GrantLine }[];
 }
 
-function grantLines(matrix: AccessMatrix): Map<string, GrantLine> {
+/** Each grant of a matrix as a line, keyed by service, type and identity names. */
+export function grantLines(matrix: AccessMatrix): Map<string, GrantLine> {
   const lines = new Map<string, GrantLine>();
   for (const s of matrix.services) {
     for (const [type, grants] of [
@@ -270,31 +298,37 @@ export function formatAccessMarkdown(matrix: AccessMatrix): string {
   return out.join("\n");
 }
 
-export function formatAccessDiffMarkdown(diff: AccessDiff): string {
-  const out = ["## Effective access: changes", ""];
+export function formatAccessDiffMarkdown(diff: AccessDiff, title = "## Effective access: changes"): string {
+  const out = [title, ""];
   if (isEmptyDiff(diff)) return [...out, "No access is added or removed.", ""].join("\n");
   out.push(
-    "| | Service | Access | Identity | Service policies | Common edge routers | Posture checks |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...diffTable([
+      ...diff.added.map((l) => ["added", l] as const),
+      ...diff.removed.map((l) => ["removed", l] as const),
+      ...diff.changed.flatMap((c) => [["was", c.before] as const, ["now", c.after] as const]),
+    ]),
   );
-  const row = (mark: string, l: GrantLine) => {
-    const routers = l.edgeRouters.length === 0 ? "**none** (no path)" : names(l.edgeRouters);
-    out.push(
-      `| ${mark} | ${cell(l.service)} | ${l.type} | ${cell(l.identity)} | ${names(l.policies)} | ${routers} | ${posture(l.postureChecks)} |`,
-    );
-  };
-  for (const l of diff.added) row("added", l);
-  for (const l of diff.removed) row("removed", l);
-  for (const c of diff.changed) {
-    row("was", c.before);
-    row("now", c.after);
-  }
   out.push(
     "",
     `${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed.`,
     "",
   );
   return out.join("\n");
+}
+
+/** A table of grant lines, each with a mark (added, removed, was, now, ...) in the first column. */
+export function diffTable(rows: (readonly [string, GrantLine])[]): string[] {
+  const out = [
+    "| | Service | Access | Identity | Service policies | Common edge routers | Posture checks |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const [mark, l] of rows) {
+    const routers = l.edgeRouters.length === 0 ? "**none** (no path)" : names(l.edgeRouters);
+    out.push(
+      `| ${mark} | ${cell(l.service)} | ${l.type} | ${cell(l.identity)} | ${names(l.policies)} | ${routers} | ${posture(l.postureChecks)} |`,
+    );
+  }
+  return out;
 }
 
 /** A matrix saved with `access --json`, checked enough to fail clearly on a wrong file. */
@@ -310,26 +344,3 @@ export function readSavedMatrix(file: string): AccessMatrix {
     throw new UsageError(`--before ${file}: not a matrix saved with \`access --json\` (no "services" list)`);
   return parsed as AccessMatrix;
 }
-
-/**
- * `access`: the matrix, or with `--before` the diff against a saved one. A report for the pull
- * request, not a gate: it exits 0 either way unless `--exit-code` asks for 1 when access changed.
- */
-export const accessCommand: AuditCommand = {
-  name: "access",
-  usage: "[--before MATRIX.json [--exit-code]] [--json]",
-  async run(ctx, argv) {
-    const { values, switches } = parseFlags(argv, { values: ["--before"], switches: ["--exit-code"] });
-    const beforeFile = values.get("--before")?.[0];
-    const before = beforeFile === undefined ? undefined : readSavedMatrix(beforeFile);
-    const matrix = await accessMatrix(ctx);
-    if (!before) return { exitCode: 0, text: formatAccessMarkdown(matrix), json: matrix };
-    const diff = diffAccess(before, matrix);
-    const changed = !isEmptyDiff(diff);
-    return {
-      exitCode: changed && switches.has("--exit-code") ? 1 : 0,
-      text: formatAccessDiffMarkdown(diff),
-      json: diff,
-    };
-  },
-};

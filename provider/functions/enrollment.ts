@@ -39,9 +39,13 @@ export const EnrollIdentityArgs = z.strictObject({
       "Common name of the CSR (default: the identity id; the controller sets the certificate's subject).",
     ),
   keySize: z
-    .union([z.literal(2048), z.literal(3072), z.literal(4096)])
+    .number()
+    .int()
+    .min(2048)
+    .max(4096)
+    .multipleOf(1024)
     .default(2048)
-    .describe("RSA key size in bits (default 2048)."),
+    .describe("RSA key size in bits: 2048 (default), 3072 or 4096."),
   caBundle: z
     .string()
     .optional()

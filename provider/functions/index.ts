@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { certificateFunctions } from "./certificates";
 import { enrollmentFunctions } from "./enrollment";
 import { eventFunctions } from "./events";
+import { lookupFunctions } from "./lookups";
 
 export interface FunctionDefinition {
   /** camelCase name: `getTopTalkers` (token `frontdoor:index:getTopTalkers`). */
@@ -17,4 +18,5 @@ export const functionDefinitions: FunctionDefinition[] = [
   ...eventFunctions,
   ...certificateFunctions,
   ...enrollmentFunctions,
+  ...lookupFunctions,
 ];

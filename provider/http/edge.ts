@@ -8,6 +8,7 @@ import {
   requestTimeoutMs,
   required,
   retryPolicy,
+  zitiIdentitySetting,
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
@@ -30,9 +31,13 @@ export class EdgeClient {
 
   constructor(settings: RawSettings) {
     assertValidSettings(settings);
-    const edgeUrl = required(settings, "edgeUrl", "The Edge management API");
-    const clientCertPem = pemSetting(settings.edgeCertPem, "edgeCertPem");
-    const clientKeyPem = pemSetting(settings.edgeKeyPem, "edgeKeyPem");
+    // An identity file gives the certificate, the key, the CA and (from ztAPI) the controller address.
+    const identity = zitiIdentitySetting(settings);
+    const edgeUrl =
+      settings.edgeUrl ?? identity?.edgeUrl ?? required(settings, "edgeUrl", "The Edge management API");
+    const clientCertPem = identity?.certPem ?? pemSetting(settings.edgeCertPem, "edgeCertPem");
+    const clientKeyPem = identity?.keyPem ?? pemSetting(settings.edgeKeyPem, "edgeKeyPem");
+    const caBundle = [pemSetting(settings.caBundle, "caBundle"), identity?.caPem].filter(Boolean).join("\n");
     if (clientCertPem && !clientKeyPem) {
       throw new ProviderError(
         "frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)",
@@ -48,7 +53,7 @@ export class EdgeClient {
       {
         baseUrl: edgeUrl.replace(/\/+$/, "") + EDGE_BASE_PATH,
         apiName: "Edge management API",
-        tls: { caBundle: pemSetting(settings.caBundle, "caBundle"), clientCertPem, clientKeyPem },
+        tls: { caBundle: caBundle || undefined, clientCertPem, clientKeyPem },
         retry: retryPolicy(settings),
         timeoutMs: requestTimeoutMs(settings),
       },

@@ -43,7 +43,8 @@ export class EdgeSessionAuth implements AuthScheme {
       throw new ProviderError(
         "Edge API credentials are missing: set frontdoor:edgeUsername + frontdoor:edgePassword " +
           "(ZITI_USERNAME + ZITI_PASSWORD), or frontdoor:edgeCertPem + frontdoor:edgeKeyPem " +
-          "(ZITI_CLIENT_CERT + ZITI_CLIENT_KEY)",
+          "(ZITI_CLIENT_CERT + ZITI_CLIENT_KEY), or a Ziti identity file: frontdoor:edgeIdentityFile " +
+          "(ZITI_IDENTITY_FILE) or frontdoor:edgeIdentityJson (ZITI_IDENTITY_JSON)",
       );
     }
   }

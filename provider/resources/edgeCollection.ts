@@ -57,6 +57,11 @@ export class EdgeCollection {
     return items.filter((item) => !builtIn(item)).map((item) => String(item.id));
   }
 
+  /** Every object that matches a ZitiQL filter (all of them without one), all pages. */
+  search(ctx: ResourceContext, filter: string | undefined): Promise<EdgeObject[]> {
+    return ctx.edge().list<EdgeObject>(this.path(), filter, this.kind);
+  }
+
   /** The object with this name (names are unique per collection), if any. */
   async findByName(ctx: ResourceContext, props: Props): Promise<EdgeObject | undefined> {
     const name = String(props.name);

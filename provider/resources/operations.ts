@@ -10,6 +10,8 @@ export interface Collection {
   delete(ctx: ResourceContext, props: Props, id: string): Promise<void>;
   listIds(ctx: ResourceContext, scope: Props): Promise<string[]>;
   findByName(ctx: ResourceContext, props: Props): Promise<ServerObject | undefined>;
+  /** Objects matching a filter in the API's query language (Edge: ZitiQL); not every API has one. */
+  search?(ctx: ResourceContext, filter: string | undefined): Promise<ServerObject[]>;
 }
 
 /** `toState(server, state)`: the resource's state from the server object; `state` fills what the API never returns. */
@@ -28,5 +30,13 @@ export function collectionOperations(
       const server = await collection.findByName(ctx, inputs);
       return server && { id: server.id, outs: toState(server, inputs) };
     },
+    // Lookups (provider/functions/lookups.ts): the same state as read gives, with no earlier state.
+    search: collection.search
+      ? async (ctx: ResourceContext, filter: string | undefined) =>
+          (await collection.search!(ctx, filter)).map((server) => ({
+            id: server.id,
+            outs: toState(server, {}),
+          }))
+      : undefined,
   };
 }

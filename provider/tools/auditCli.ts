@@ -3,7 +3,7 @@
 // request that `pulumi refresh` cannot answer. Connection settings come from the same environment
 // variables the provider reads (FRONTDOOR_API_URL, FRONTDOOR_TOKEN, ZITI_EDGE_URL, ...).
 // Exit codes: 0 clean, 1 findings, 2 usage or API error.
-import { accessCommand } from "../audit/access";
+import { accessCommand } from "../audit/accessCommand";
 import type { AuditCommand } from "../audit/command";
 import { UsageError } from "../audit/command";
 import { expiryCommand } from "../audit/expiry";

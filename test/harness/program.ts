@@ -134,8 +134,12 @@ class HarnessMonitor {
 
 function registration(req: any, urn: string): Registration {
   const deps = new Set<string>(req.getDependenciesList());
-  for (const [, pd] of req.getPropertydependenciesMap().entries())
-    for (const u of pd.getUrnsList()) deps.add(u);
+  const propertyDependencies: Record<string, string[]> = {};
+  for (const [key, pd] of req.getPropertydependenciesMap().entries()) {
+    const urns: string[] = pd.getUrnsList().filter((u: string) => u !== urn);
+    for (const u of urns) deps.add(u);
+    if (urns.length) propertyDependencies[key] = urns;
+  }
   deps.delete(urn);
   return {
     urn,
@@ -143,6 +147,7 @@ function registration(req: any, urn: string): Registration {
     name: req.getName(),
     inputs: req.getObject()?.toJavaScript() ?? {},
     dependencies: [...deps],
+    propertyDependencies,
     protect: req.getProtect() ?? false,
     retainOnDelete: req.getRetainondelete() ?? false,
     deleteBeforeReplace: req.getDeletebeforereplace(),

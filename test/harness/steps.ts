@@ -17,6 +17,8 @@ export interface Registration {
   /** Inputs as the program serialized them: secret markers kept, unknowns during preview. */
   inputs: Props;
   dependencies: string[];
+  /** Per input property, the resources its value came from (as the program declared them). */
+  propertyDependencies: Record<string, string[]>;
   protect: boolean;
   retainOnDelete: boolean;
   deleteBeforeReplace: boolean;
@@ -56,12 +58,20 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
     ...(reg.protect ? { protect: true } : {}),
     ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
   });
+  // What the step's values came from: lets a reader of the report tie a value not known during
+  // preview (the id of an object not created yet) to the resource it will come from.
+  const links = {
+    ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+    ...(Object.keys(reg.propertyDependencies).length
+      ? { propertyDependencies: reg.propertyDependencies }
+      : {}),
+  };
   const done = (r: StateResource, op: Op, extra = {}): StepResult => {
     if (!s.preview) {
       s.state.resources = [...s.state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete), r];
       s.save();
     }
-    s.record(r, op, extra);
+    s.record(r, op, { ...links, ...extra });
     return { id: r.id, outputs: r.outputs };
   };
 
@@ -95,13 +105,13 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
   if (deleteFirst) {
     await deleteResource(s, old);
-    return done(await create(s, reg, entry, inputs), "replace", { deleteBeforeReplace: true });
+    return done(await create(s, reg, entry, inputs), "replace", { deleteBeforeReplace: true, oldId: old.id });
   }
   // Create-before-delete: once the new object exists, the old one waits for deletion until the
   // program finished. If the create fails the old object simply stays the live one.
   const created = await create(s, reg, entry, inputs, old);
   if (!s.preview) old.pendingDelete = true;
-  return done(created, "replace");
+  return done(created, "replace", { oldId: old.id });
 }
 
 async function create(

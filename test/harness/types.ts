@@ -38,6 +38,12 @@ export interface ResourceReport {
   outputs: Record<string, any>;
   /** Byte length of the serialized `__provider` stored with this resource. */
   providerBytes: number;
+  /** Replace: the id of the object it replaces. */
+  oldId?: string;
+  /** up/preview: the resources this one depends on (URNs), when any. */
+  dependencies?: string[];
+  /** up/preview: per input property, the resources its value came from, when any. */
+  propertyDependencies?: Record<string, string[]>;
   /** Replaced with the old object deleted first. */
   deleteBeforeReplace?: boolean;
   /** Deleted from state only: retainOnDelete kept the object. */

@@ -1,5 +1,6 @@
 // List queries: `limit`/`offset` query parameters and a subset of ZitiQL in `filter`:
-//   <field> = | != | contains | in <value>, combined with and / or / not and parentheses,
+//   <field> = | != | contains | in <value>, anyOf(<list field>) | allOf(<list field>) = | != <value>
+//   (a list field outside them is refused, as a real controller refuses it), combined with and / or / not and parentheses,
 //   the constants true and false, then optional `sort by <field> [asc|desc], ...`,
 //   `skip <n>` and `limit <n>`. Values: "strings", numbers, true, false, null, [lists].
 // Limit: default 10; above 500 it is clamped to 500 (what we chose for the mock: a client that
@@ -130,20 +131,50 @@ class Parser {
   }
 
   private comparison(): Predicate {
+    // Set functions, as a real controller has them: anyOf(roleAttributes) = "x", allOf(...) = "x".
+    const setFunction = ["anyof", "allof"].find(
+      (name) => this.peek()?.text.toLowerCase() === name && this.tokens[this.position + 1]?.text === "(",
+    );
+    if (setFunction) {
+      this.next();
+      this.expectSymbol("(");
+      const field = this.field();
+      this.expectSymbol(")");
+      const op = this.next();
+      if (op.text !== "=" && op.text !== "!=")
+        throw new Error(`unsupported operator '${op.text}' for ${setFunction}(${field})`);
+      const expected = this.value();
+      const elements = (r: BaseRecord) => {
+        const value = fieldOf(r, field);
+        return Array.isArray(value) ? value : [];
+      };
+      const matches = (r: BaseRecord) => {
+        const items = elements(r).map((item) => equal(item, expected) === (op.text === "="));
+        return setFunction === "anyof" ? items.some(Boolean) : items.length > 0 && items.every(Boolean);
+      };
+      return matches;
+    }
     const field = this.field();
     const op = this.next();
     const operator = op.text.toLowerCase();
     const expected = this.value();
+    // A list field outside a set function: refused as a real controller refuses it (INVALID_FILTER there).
+    const scalar = (r: BaseRecord) => {
+      const value = fieldOf(r, field);
+      if (Array.isArray(value))
+        throw new SetFieldError(`symbol '${field}' is a set symbol but is used in non-set function context`);
+      return value;
+    };
     switch (operator) {
       case "=":
-        return (r) => equal(fieldOf(r, field), expected);
+        return (r) => equal(scalar(r), expected);
       case "!=":
-        return (r) => !equal(fieldOf(r, field), expected);
+        return (r) => !equal(scalar(r), expected);
       case "contains":
-        return (r) => contains(fieldOf(r, field), expected);
+        return (r) => contains(scalar(r), expected);
       case "in":
         if (!Array.isArray(expected)) throw new Error("'in' needs a list");
-        return (r) => expected.some((v) => equal(fieldOf(r, field), v));
+        return (r) => expected.some((v) => equal(scalar(r), v));
       default:
         throw new Error(`unsupported operator '${op.text}'`);
     }
@@ -221,6 +252,9 @@ class Parser {
   }
 }
 
+/** A filter that is only known to be wrong once a record's field turns out to hold a list. */
+class SetFieldError extends Error {}
+
 function equal(actual: unknown, expected: Value): boolean {
   if (expected === null) return actual === null || actual === undefined;
   return actual === expected;
@@ -270,7 +304,13 @@ export function listQuery<T extends BaseRecord>(
   const limit = Math.min(parseCount(query, "limit") ?? parsed.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const offset = parseCount(query, "offset") ?? parsed.skip ?? 0;
   const sort = parsed.sort.length > 0 ? parsed.sort : [{ field: "createdAt", descending: false }];
-  const matching = records.filter(parsed.predicate);
+  let matching: T[];
+  try {
+    matching = records.filter(parsed.predicate);
+  } catch (error) {
+    if (error instanceof SetFieldError) throw invalidField("filter", error.message, filter);
+    throw error;
+  }
   const order = matching.map((record, index) => ({ record, index }));
   order.sort((a, b) => {
     for (const key of sort) {

@@ -1,0 +1,49 @@
+// One object of every Edge kind, as the lookup tests declare them (mock and real controller).
+import type { Props } from "../../provider/resource";
+import { testCa } from "../edge-support";
+
+/** One declaration of each kind (names start with `prefix-`), in an order where references exist before use. */
+export function edgeObjects(prefix: string): [string, Props][] {
+  const ca = testCa(`${prefix} lookup CA`);
+  return [
+    ["AuthPolicy", { name: `${prefix}-policy`, primary: { updb: { minPasswordLength: 9 } } }],
+    [
+      "Identity",
+      { name: `${prefix}-user`, type: "Device", roleAttributes: ["lk"], enrollment: { ott: true } },
+    ],
+    ["EdgeRouterPolicy", { name: `${prefix}-erp`, identityRoles: ["#lk"], edgeRouterRoles: ["#all"] }],
+    ["Ca", { name: `${prefix}-ca`, certPem: ca.certPem, identityRoles: ["lk"] }],
+    ["EdgeRouter", { name: `${prefix}-router`, roleAttributes: ["lk"] }],
+    [
+      "ExternalJwtSigner",
+      {
+        name: `${prefix}-signer`,
+        issuer: `https://${prefix}.example.com`,
+        audience: "lk",
+        jwksEndpoint: `https://${prefix}.example.com/jwks`,
+      },
+    ],
+    ["PostureCheck", { name: `${prefix}-mac`, typeId: "MAC", macAddresses: ["00:11:22:33:44:55"] }],
+    ["ConfigType", { name: `${prefix}-type.v1`, schema: { type: "object" } }],
+    [
+      "Config",
+      {
+        name: `${prefix}-host`,
+        configTypeName: "host.v1",
+        data: { protocol: "tcp", address: "localhost", port: 8080 },
+      },
+    ],
+    ["Service", { name: `${prefix}-service`, roleAttributes: ["lk"] }],
+    [
+      "ServicePolicy",
+      { name: `${prefix}-dial`, type: "Dial", identityRoles: ["#lk"], serviceRoles: ["#lk"] },
+    ],
+    ["ServiceEdgeRouterPolicy", { name: `${prefix}-serp`, edgeRouterRoles: ["#all"], serviceRoles: ["#lk"] }],
+  ];
+}
+
+/** Outputs the API never returns (the resource keeps what the program declared): a lookup has the server's. */
+export const DECLARED_ONLY: Record<string, string[]> = {
+  Identity: ["type", "enrollment"],
+  EdgeRouter: ["reEnrollmentTrigger"],
+};
