@@ -1,7 +1,9 @@
 // Identity enrollment for devices and programs: `enrollIdentity` turns an identity's ott enrollment JWT
 // into a usable identity (certificate, key, CA bundle, Ziti identity JSON) through the controller's Edge
-// client API. It needs no API credentials: the one-time token in the JWT is the credential.
-import * as pulumi from "@pulumi/pulumi";
+// client API. It needs no API credentials: the one-time token in the JWT is the credential. There is
+// deliberately no `...Output` variant: an ott is single-use and the key belongs on the device, so the
+// enrollment runs where the identity will live (a device script, a provisioning job), not in every `up`
+// (the next `up` would still see the consumed JWT in the state and fail).
 import * as enrollment from "../provider/functions/enrollment";
 
 export type { EnrollIdentityArgs, EnrollIdentityResult } from "../provider/functions/enrollment";
@@ -23,20 +25,4 @@ export function enrollIdentity(
   args: enrollment.EnrollIdentityArgs,
 ): Promise<enrollment.EnrollIdentityResult> {
   return enrollment.enrollIdentity(args);
-}
-
-/**
- * `enrollIdentity` with Input arguments, as an Output whose key material is secret. It enrolls during
- * `pulumi up` only (preview shows unknown values); an ott is single-use, so the program must keep the
- * result (e.g. export it as a secret or write it to a secret store) rather than enroll on every run:
- * a run after the identity enrolled has no JWT left (`enrollmentJwt` is null) and skips enrollment.
- */
-export function enrollIdentityOutput(
-  args: pulumi.Input<{ jwt: pulumi.Input<string | null>; keySize?: number; commonName?: string }>,
-): pulumi.Output<enrollment.EnrollIdentityResult | undefined> {
-  const result = pulumi.output(args).apply(async (plain) => {
-    if (pulumi.runtime.isDryRun() || !plain.jwt) return undefined;
-    return enrollment.enrollIdentity({ ...plain, jwt: plain.jwt });
-  });
-  return pulumi.secret(result);
 }

@@ -30,7 +30,6 @@ export {
   type EnrollIdentityArgs,
   type EnrollIdentityResult,
   enrollIdentity,
-  enrollIdentityOutput,
 } from "./enrollment";
 export {
   type Alert,
