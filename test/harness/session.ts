@@ -5,7 +5,14 @@ import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
 import { readStackConfig } from "./stackConfig";
-import { dependencyOrder, type HarnessState, type StateResource, StateStore } from "./state";
+import {
+  dependencyOrder,
+  type HarnessState,
+  type PendingOperation,
+  type PendingType,
+  type StateResource,
+  StateStore,
+} from "./state";
 
 export { dependencyOrder } from "./state";
 
@@ -97,6 +104,37 @@ export class Session {
   }
 
   private saveScheduled = false;
+
+  /**
+   * Records that `type` is about to be done to `resource` and writes that to disk before returning,
+   * as Pulumi does: if the run dies before the call's result is recorded, the next run finds the
+   * operation pending and says so. `end` removes it in the same write as the result.
+   */
+  async operation<T>(type: PendingType, resource: StateResource, call: () => Promise<T>): Promise<T> {
+    if (this.preview) return call();
+    const op: PendingOperation = { type, resource };
+    this.state.pendingOperations.push(op);
+    if (!this.store.started) this.state.resources = dependencyOrder(this.state.resources);
+    this.store.save(this.state, false, true);
+    try {
+      return await call();
+    } finally {
+      // Ended whatever the outcome, as the engine does: a failed call answered by the provider
+      // says what happened (an init failure carries the object it made, kept by the caller).
+      this.state.pendingOperations = this.state.pendingOperations.filter((x) => x !== op);
+      this.save();
+    }
+  }
+
+  /**
+   * Writes the state now, as it is (pending operations included), with a complete snapshot: for a
+   * harness about to exit on a signal or a crash.
+   */
+  saveNow(): void {
+    if (this.preview) return;
+    this.saveScheduled = true;
+    this.flush(true);
+  }
 
   private flush(final = false): void {
     if (!this.saveScheduled && !final) return;

@@ -66,7 +66,9 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   };
 
   if (!old && reg.importId) {
-    const read = await host.read(reg.urn, reg.importId, inputs, inputs);
+    const read = await s.operation("importing", entry(reg.importId, {}), () =>
+      host.read(reg.urn, reg.importId, inputs, inputs),
+    );
     if (!read.id) throw new Error(`import of ${reg.name}: object ${reg.importId} does not exist`);
     const diff = await host.diff(reg.urn, read.id, read.outputs, inputs, read.inputs ?? inputs);
     if (diff.changes) {
@@ -87,7 +89,9 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
 
   if (diff.replaces.length === 0) {
     if (s.preview) return done(entry(old.id, stripSecrets(inputs)), "update");
-    const outputs = await host.update(reg.urn, old.id, old.outputs, inputs, old.inputs);
+    const outputs = await s.operation("updating", { ...old, inputs }, () =>
+      host.update(reg.urn, old.id, old.outputs, inputs, old.inputs),
+    );
     return done(entry(old.id, outputs), "update");
   }
 
@@ -114,7 +118,7 @@ async function create(
   if (s.preview) return entry("", stripSecrets(inputs));
   const host = await s.host();
   try {
-    const created = await host.create(reg.urn, inputs);
+    const created = await s.operation("creating", entry("", {}), () => host.create(reg.urn, inputs));
     return entry(created.id, created.outputs);
   } catch (e) {
     // The object exists although the create failed (init failure): keep it in state, never orphan it.
