@@ -16,7 +16,7 @@ import {
 
 export { dependencyOrder } from "./state";
 
-import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
+import type { Command, Failure, HarnessOptions, Op, PendingReport, Report, ResourceReport } from "./types";
 
 export class Session {
   readonly project: string;
@@ -64,6 +64,9 @@ export class Session {
       summary: {},
       changes: [],
       failures: [],
+      pendingOperations: this.state.pendingOperations.map(pendingReport),
+      pendingAfter: [],
+      warnings: [],
       durationMs: 0,
       pid: process.pid,
     };
@@ -82,6 +85,7 @@ export class Session {
         PULUMI_NODEJS_STACK: this.stack,
       };
       const host = await Host.start(this.programDir, env, this.opts.debug ?? false);
+      this.report.hostPid = host.pid;
       try {
         await host.configure(stripSecrets(this.state.config));
       } catch (e) {
@@ -181,6 +185,7 @@ export class Session {
       this.report.hostPeakRssBytes = host?.peakRssBytes();
       await host?.stop();
     }
+    this.report.pendingAfter = this.state.pendingOperations.map(pendingReport);
     this.report.durationMs = Date.now() - this.started;
     // maxRSS is in kilobytes.
     this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;
@@ -192,4 +197,9 @@ export class Session {
     const host = await this.hostPromise?.catch(() => undefined);
     return host?.log ?? "";
   }
+}
+
+export function pendingReport(op: PendingOperation): PendingReport {
+  const { urn, name, type, id } = op.resource;
+  return { urn, name, type, op: op.type, id };
 }
