@@ -209,11 +209,8 @@ function pick(value: unknown, keys: string[]): Props {
 }
 
 async function create(ctx: ResourceContext, inputs: IdentityInputs) {
-  const id = await collection.create(ctx, inputs, {
-    ...body(inputs),
-    ...defined({ enrollment: inputs.enrollment }),
-  });
-  return { id, outs: outputs(await collection.require(ctx, inputs, id), inputs) };
+  const enrollment = defined({ enrollment: inputs.enrollment });
+  return collection.createAndRead(ctx, inputs, { ...body(inputs), ...enrollment }, outputs);
 }
 
 async function update(ctx: ResourceContext, id: string, _olds: Props, news: IdentityInputs) {

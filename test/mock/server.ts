@@ -173,6 +173,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       incoming.socket.destroy();
       return;
     }
+    const gatewayError = fault && committedFaultResponse(fault);
+    if (gatewayError) {
+      entry.status = gatewayError.status;
+      send(res, gatewayError);
+      return;
+    }
     entry.status = response.status;
     send(res, response);
   };
@@ -307,7 +313,29 @@ function internalError(error: unknown): MockResponse {
 }
 
 /** 429 / 503 answers in the error shape of the API the path belongs to. */
+/** What a gateway answers once the request behind it was carried out: its own page, not the API's error. */
+function committedFaultResponse(fault: FaultDecision): MockResponse | undefined {
+  const match = /^commit-then-(50[234])$/.exec(fault.kind);
+  if (!match) return undefined;
+  const status = Number(match[1]);
+  const text = { 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" }[status];
+  return {
+    status,
+    headers: { "content-type": "text/html" },
+    body: `<html><body><h1>${status} ${text}</h1></body></html>`,
+  };
+}
+
 function faultResponse(fault: FaultDecision, path: string): MockResponse | undefined {
+  if (fault.kind === "500") {
+    const body = path.startsWith("/edge/")
+      ? {
+          error: { code: "UNHANDLED", message: "internal error (injected)", requestId: `mock-${Date.now()}` },
+          meta: {},
+        }
+      : { error: "internal_error", message: "internal error (injected)" };
+    return { status: 500, body };
+  }
   if (fault.kind !== "429" && fault.kind !== "503") return undefined;
   const status = Number(fault.kind);
   const retryAfter =
