@@ -8,7 +8,8 @@ import { maskSecrets } from "./secrets";
 import type { Session } from "./session";
 
 export async function run(s: Session): Promise<void> {
-  warnPending(s);
+  // pulumi 3.259 warns about pending operations on up and destroy, not on preview or refresh.
+  if (s.command === "up" || s.command === "destroy") warnPending(s);
   const found = [...s.state.pendingOperations];
   switch (s.command) {
     case "preview":

@@ -10,6 +10,7 @@ import {
   type HarnessState,
   type PendingOperation,
   type PendingType,
+  StateLock,
   type StateResource,
   StateStore,
 } from "./state";
@@ -23,6 +24,7 @@ export class Session {
   readonly stack: string;
   readonly programDir: string;
   readonly store: StateStore;
+  readonly lock: StateLock;
   readonly state: HarnessState;
   readonly limit: Limiter;
   readonly report: Report;
@@ -39,7 +41,15 @@ export class Session {
     this.store = new StateStore(
       path.resolve(opts.stateFile ?? path.join(this.programDir, ".state", `${this.stack}.json`)),
     );
-    this.state = this.store.load(this.project, this.stack);
+    this.lock = new StateLock(`${this.store.file}.lock`);
+    // Preview never writes the state: it needs no lock.
+    const tookOver = this.preview ? undefined : this.lock.acquire();
+    try {
+      this.state = this.store.load(this.project, this.stack);
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
     this.state.project = this.project;
     this.state.stack = this.stack;
     // The stack's `Pulumi.<stack>.yaml`, as the CLI reads it; then, like `pulumi up -c k=v`, config
@@ -66,7 +76,7 @@ export class Session {
       failures: [],
       pendingOperations: this.state.pendingOperations.map(pendingReport),
       pendingAfter: [],
-      warnings: [],
+      warnings: tookOver ? [tookOver] : [],
       durationMs: 0,
       pid: process.pid,
     };
@@ -138,6 +148,7 @@ export class Session {
     if (this.preview) return;
     this.saveScheduled = true;
     this.flush(true);
+    this.lock.release();
   }
 
   private flush(final = false): void {
@@ -186,6 +197,7 @@ export class Session {
       await host?.stop();
     }
     this.report.pendingAfter = this.state.pendingOperations.map(pendingReport);
+    this.lock.release();
     this.report.durationMs = Date.now() - this.started;
     // maxRSS is in kilobytes.
     this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;

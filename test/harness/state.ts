@@ -2,6 +2,7 @@
 // In memory secrets are in Pulumi's marked form `{[SIG_KEY]: SECRET_SIG, value}`; on disk `value` is
 // replaced by `ciphertext` (crypto.ts). Nothing secret is ever written in plaintext.
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { type Cipher, makeCipher, newSalt } from "./crypto";
 import { mapSecrets } from "./secrets";
@@ -326,6 +327,75 @@ function withoutCiphertext(s: Record<string, unknown>) {
 function withoutValue(s: Record<string, unknown>) {
   const { value: _v, ...rest } = s;
   return rest;
+}
+
+/**
+ * The state's lock (`<state file>.lock`), like the lock a Pulumi backend takes for an update: two runs
+ * on one state would each overwrite what the other recorded. The CLI keeps a lock left by a killed
+ * run until `pulumi cancel`; the harness knows which process holds its lock, and takes over a lock
+ * whose process is gone (saying so), so a killed run needs no extra step.
+ */
+export class StateLock {
+  private held = false;
+
+  constructor(readonly file: string) {}
+
+  /** Takes the lock; returns a warning when it took over the lock of a run that is gone. */
+  acquire(): string | undefined {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    const take = () => {
+      fs.writeFileSync(this.file, mine, { flag: "wx" });
+      this.held = true;
+    };
+    try {
+      take();
+      return undefined;
+    } catch (e: any) {
+      if (e.code !== "EEXIST") throw lockError(this.file, e);
+    }
+    const holder = readLock(this.file);
+    if (holder && holder.host === os.hostname() && alive(holder.pid)) {
+      throw new Error(
+        `the state ${this.file.replace(/\.lock$/, "")} is locked by harness process ${holder.pid} ` +
+          `(since ${holder.at}): wait for it to end`,
+      );
+    }
+    fs.rmSync(this.file, { force: true });
+    try {
+      take();
+    } catch (e: any) {
+      throw lockError(this.file, e); // another run took it in between
+    }
+    return `took over the lock of an interrupted run (process ${holder?.pid ?? "unknown"}, gone)`;
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+function readLock(file: string): { pid: number; host: string; at: string } | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined; // torn or gone: no live holder can be named
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e.code === "EPERM";
+  }
+}
+
+function lockError(file: string, e: any): Error {
+  return new Error(`cannot lock the state (${file}): ${e.message}`);
 }
 
 /** Decrypted state for assertions (secrets in marked form `{[SIG_KEY]: SECRET_SIG, value}`). */

@@ -71,6 +71,11 @@ export interface MockServer {
   faults: FaultInjector;
   /** Requests in arrival order (control calls under /__mock/ are not logged). */
   log: RequestLogEntry[];
+  /**
+   * Called as each logged request arrives, before it is answered (in-process tests: e.g. to kill the
+   * client at an exact request, which the mock then still carries out).
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
   clearLog(): void;
   frontdoor: FrontdoorMock;
   edge: EdgeMock;
@@ -156,6 +161,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const entry = logEntry(req);
     log.push(entry);
+    mock.onRequest?.(entry);
     const fault = faults.decide(req.method, req.path);
     if (fault?.kind === "drop") {
       incoming.socket.destroy();
