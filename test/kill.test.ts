@@ -1,4 +1,4 @@
-// The kill suite: `up` and `destroy` of 135 resources of every kind, with the harness or its
+// The kill suite: `up` and `destroy` of 144 resources of every kind, with the harness or its
 // dynamic-provider host SIGKILLed at a seeded random request (the k-th write to reach the mock; the
 // mock still carries that request out, so the kill lands after the POST and before the engine gets
 // the id: the worst moment). Then the user's recovery: `up` again (it warns about pending creates and
@@ -23,17 +23,25 @@ const SEED = Number(process.env.KILL_SEED ?? 20261124);
 /** Kill runs per (victim, command); KILL_RUNS=n for a longer local soak. */
 const RUNS = Number(process.env.KILL_RUNS ?? 2);
 
-/** 135 resources, every kind; few of the kinds that sign with RSA in pure JS (slow). */
+/** 144 resources, every kind; few of the kinds that sign with RSA in pure JS (slow). */
 const COUNTS: Record<string, number> = {
-  AuthProvider: 24,
-  ClientCertificate: 10,
-  CertificateRequestToken: 16,
-  CustomFrontend: 10,
+  AuthProvider: 16,
+  ClientCertificate: 8,
+  CertificateRequestToken: 10,
+  CustomFrontend: 8,
   KeyPair: 3,
-  Identity: 30,
-  AuthPolicy: 12,
-  EdgeRouterPolicy: 27,
+  Identity: 16,
+  AuthPolicy: 8,
+  EdgeRouterPolicy: 12,
   Ca: 3,
+  EdgeRouter: 8,
+  ExternalJwtSigner: 8,
+  PostureCheck: 8,
+  ConfigType: 6,
+  Config: 8,
+  Service: 8,
+  ServicePolicy: 8,
+  ServiceEdgeRouterPolicy: 6,
 };
 const TOTAL = Object.values(COUNTS).reduce((a, b) => a + b, 0);
 /** KeyPairs exist only in the state (a key and a CSR made locally): no object on the service. */
@@ -45,7 +53,20 @@ const FRONTDOOR = [
   ["certificate-request-tokens", "name"],
   ["custom-frontends", "hostname"],
 ] as const;
-const EDGE = ["identities", "auth-policies", "edge-router-policies", "cas"] as const;
+const EDGE = [
+  "identities",
+  "auth-policies",
+  "edge-router-policies",
+  "cas",
+  "edge-routers",
+  "external-jwt-signers",
+  "posture-checks",
+  "config-types",
+  "configs",
+  "services",
+  "service-policies",
+  "service-edge-router-policies",
+] as const;
 
 type Victim = "harness" | "host";
 interface Figure {
@@ -63,7 +84,7 @@ interface Figure {
   left: number;
 }
 
-describe("kill suite: SIGKILL of the harness or its host during up and destroy of 135 resources", function () {
+describe("kill suite: SIGKILL of the harness or its host during up and destroy of 144 resources", function () {
   this.timeout(600_000);
   let mock: MockServer;
   let work: string;
@@ -76,19 +97,13 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
   before(async () => {
     mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
     work = fs.mkdtempSync(path.join(os.tmpdir(), "kill-suite-"));
-    const cas = Array.from({ length: COUNTS.Ca }, (_, i) => testCa(`Kill CA ${i}`));
     const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
     config = {
       ...plain,
       counts: JSON.stringify(COUNTS),
-      caCerts: JSON.stringify(cas.map((ca) => ca.certPem)),
       uploadCertPem: issueCertificate({ commonName: "uploaded.example.com" }).certPem,
     };
-    secretConfig = {
-      "frontdoor:token": token,
-      "frontdoor:edgePassword": edgePassword,
-      ...Object.fromEntries(cas.map((ca, i) => [`caKey${i}`, ca.keyPem])),
-    };
+    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword };
   });
   after(async () => {
     killAll(started);
@@ -106,11 +121,27 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     }
   });
 
+  /**
+   * CAs of each run's own (a CA's certificate is unique on the service: runs sharing one would clash
+   * when a failed run leaves its objects behind).
+   */
+  const cas = new Map<string, { caCerts: string; keys: Record<string, string> }>();
+  function casOf(prefix: string) {
+    if (!cas.has(prefix)) {
+      const made = Array.from({ length: COUNTS.Ca }, (_, i) => testCa(`Kill CA ${prefix} ${i}`));
+      cas.set(prefix, {
+        caCerts: JSON.stringify(made.map((ca) => ca.certPem)),
+        keys: Object.fromEntries(made.map((ca, i) => [`caKey${i}`, ca.keyPem])),
+      });
+    }
+    return cas.get(prefix) as { caCerts: string; keys: Record<string, string> };
+  }
+
   const options = (prefix: string, extra: Partial<HarnessOptions> = {}): HarnessOptions => ({
     programDir: PROGRAM,
     stateFile: path.join(work, prefix, "state.json"),
-    config: { ...config, prefix },
-    secretConfig,
+    config: { ...config, prefix, caCerts: casOf(prefix).caCerts },
+    secretConfig: { ...secretConfig, ...casOf(prefix).keys },
     parallel: 16,
     ...extra,
   });
@@ -208,8 +239,8 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     for (let run = 0; run < RUNS; run++) {
       it(`${victim} killed during up, then during destroy (run ${run + 1}): 0 orphans, 0 duplicates, nothing left`, async () => {
         const prefix = `k${victim[0]}${run}`;
-        // up: killed at a random write among the ~150 an up of 135 makes.
-        const upAt = 1 + Math.floor(random() * 140);
+        // up: killed at a random write among the ~150 an up makes (a create each, and CA verifications).
+        const upAt = 1 + Math.floor(random() * (ON_SERVICE - 2));
         const killedUp = await killedRun(prefix, "up", victim, upAt);
         assert.ok(killedUp.killed, `up ended after ${killedUp.writes} writes, before write ${upAt}`);
         const afterUp = readState(options(prefix).stateFile as string).pendingOperations.length;
