@@ -1,5 +1,5 @@
 // Operations an interrupted run left pending (see PendingOperation in state.ts), handled as the Pulumi
-// CLI handles its `pending_operations`: every command warns about them first; `up` and `destroy`
+// CLI (3.259) handles its `pending_operations`: `up` and `destroy` warn about them first, and
 // keep pending creates (only the user can tell whether the object exists) and drop the others, whose
 // resource is still in the state; `refresh` drops pending updates and deletes (it reads the objects
 // anyway) and resolves pending creates as told: `--import-pending-creates URN ID` reads the object
@@ -10,20 +10,13 @@ import { annotateSecrets } from "./secrets";
 import type { Session } from "./session";
 import type { PendingOperation } from "./state";
 
-const WHAT: Record<PendingOperation["type"], string> = {
-  creating: "creating",
-  updating: "updating",
-  deleting: "deleting",
-  importing: "importing",
-};
-
 /** The warning every command starts with when the state holds pending operations. */
 export function warnPending(s: Session): void {
   const pending = s.state.pendingOperations;
   if (pending.length === 0) return;
   const lines = [
     `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.`,
-    ...pending.map((op) => `  * ${op.resource.urn}, interrupted while ${WHAT[op.type]}`),
+    ...pending.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}`),
     "These resources are in an unknown state because the harness was interrupted while waiting for changes to",
     "these resources to complete. Check on the service whether the operations listed completed.",
   ];
@@ -31,14 +24,15 @@ export function warnPending(s: Session): void {
   if (creates.length > 0) {
     lines.push(
       "",
-      "A pending create may have made an object the state does not know. For each one, either import the object",
-      "that exists (its id from the service), or clear the pending create if there is no object:",
+      "A pending create may have made an object the state does not know. `up` declares it again and adopts an",
+      "object of its name that matches the declaration (the provider says so); then drop the pending creates:",
+      "  harness refresh <program-dir> --clear-pending-creates",
+      "Or, before that, read an object that exists into the state by its id from the service:",
       ...creates.map(
         (op) =>
           `  harness refresh <program-dir> --import-pending-creates ${op.resource.urn} --import-pending-creates <id>` +
           `   # ${shortType(op.resource.type)} ${op.resource.name}`,
       ),
-      "  harness refresh <program-dir> --clear-pending-creates",
     );
   }
   s.report.warnings.push(lines.join("\n"));
@@ -61,7 +55,7 @@ export async function resolvePending(s: Session): Promise<void> {
   const pairs = s.opts.importPendingCreates ?? [];
   const ids = new Map<string, string>();
   for (let i = 0; i + 1 < pairs.length; i += 2) ids.set(pairs[i], pairs[i + 1]);
-  const kept = [];
+  const kept: PendingOperation[] = [];
   for (const op of s.state.pendingOperations) {
     if (op.type !== "creating") continue; // refresh reads these objects anyway
     const id = ids.get(op.resource.urn);
