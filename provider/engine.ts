@@ -344,6 +344,8 @@ async function guard<T>(def: ResourceDefinition, state: Props, work: () => Promi
   }
 }
 
+/** ` "corp-sso"`: the object's name (a custom frontend's hostname), as errors and warnings quote it. */
 function describeName(props: Props): string {
-  return typeof props.name === "string" ? ` "${props.name}"` : "";
+  const name = props.name ?? props.hostname;
+  return typeof name === "string" ? ` "${name}"` : "";
 }
