@@ -66,11 +66,7 @@ describe("Real OpenZiti controller: name clashes on create", function () {
       assert.equal(again.status, 400, JSON.stringify(again.body));
       assert.equal(again.body.error.code, "COULD_NOT_VALIDATE");
       assert.equal(again.body.error.cause?.field, "name", JSON.stringify(again.body.error));
-      assert.match(
-        String(again.body.error.cause?.reason),
-        c.reason,
-        JSON.stringify(again.body.error),
-      );
+      assert.match(String(again.body.error.cause?.reason), c.reason, JSON.stringify(again.body.error));
       assert.deepEqual(await named(c.collection, name), [id]);
       await ctrl.admin.call("DELETE", `/${c.collection}/${id}`);
     });
