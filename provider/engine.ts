@@ -154,13 +154,15 @@ export async function create(kind: string, inputs: Props) {
 
 /**
  * A create answered with a name clash: 409 (the Frontdoor API, and conflicts in general), or 400 with
- * a duplicate-value message (the OpenZiti controller: COULD_NOT_VALIDATE, "duplicate value ... in
- * unique index"). Whether an object of that name exists is then looked up, not assumed.
+ * a duplicate-value message (the OpenZiti controller v1.6: COULD_NOT_VALIDATE with "duplicate value
+ * ... in unique index" for identities and CAs, "name must be unique" for the other kinds, "certificate
+ * already used as CA" for a CA's certificate). Whether an object of that name exists is then looked
+ * up, not assumed: when none is found, the server's error stands.
  */
 function isNameClash(err: unknown): err is ApiError {
   if (!(err instanceof ApiError) || err.method !== "POST") return false;
   if (err.status === 409) return true;
-  return err.status === 400 && /duplicate|already exists|unique/i.test(err.serverMessage);
+  return err.status === 400 && /duplicate|already exists|already used|unique/i.test(err.serverMessage);
 }
 
 /**
@@ -344,6 +346,8 @@ async function guard<T>(def: ResourceDefinition, state: Props, work: () => Promi
   }
 }
 
+/** ` "corp-sso"`: the object's name (a custom frontend's hostname), as errors and warnings quote it. */
 function describeName(props: Props): string {
-  return typeof props.name === "string" ? ` "${props.name}"` : "";
+  const name = props.name ?? props.hostname;
+  return typeof name === "string" ? ` "${name}"` : "";
 }

@@ -218,6 +218,21 @@ describe("AuthProvider (engine against the mock)", () => {
     mock.frontdoor.remove(mock.credentials.frontdoorId, "auth-providers", theirs.id);
   });
 
+  it("a create that times out is looked up: one object, whichever of the sends made it", async () => {
+    await configureFor({ ...mockConfig(mock), "frontdoor:requestTimeoutSeconds": "1" });
+    // The server carries the first POST out after 1.5 s, when the provider stopped waiting at 1 s.
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "delay", delayMs: 1500, count: 1 });
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the delayed POST has been carried out by now
+    const made = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
+    assert.deepEqual(
+      made.map((p) => p.id),
+      [id],
+    );
+    assert.ok(mock.log.filter((e) => e.method === "POST").length >= 2, "the create was sent again");
+    await engine.remove("AuthProvider", id, outs);
+  });
+
   it("adopts the object when a create's answer is lost, instead of duplicating it", async () => {
     mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
     const { id, outs } = await createChecked("AuthProvider", oidc());

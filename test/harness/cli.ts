@@ -102,8 +102,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (e: any) {
     session.fail({ message: e.message });
   }
-  const hostLog = await session.hostLog();
   const report = await session.close();
+  // After close: the host has stopped, so everything it printed has been read.
+  const hostLog = await session.hostLog();
   if (opts.expectNoChanges) checkExpectNoChanges(report);
 
   await write(process.stdout, json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, true));

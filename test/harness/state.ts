@@ -23,6 +23,11 @@ export interface StateResource {
   retainOnDelete?: boolean;
   /** The old object of a create-before-delete replace, still to be deleted (same URN as its successor). */
   pendingDelete?: boolean;
+  /**
+   * Why the object's create (or update) did not finish although the object exists (the host's
+   * partial failure): as in Pulumi, the next `up` updates it even when nothing changed.
+   */
+  initErrors?: string[];
 }
 
 /**

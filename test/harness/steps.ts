@@ -85,7 +85,11 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   if (!old) return done(await create(s, reg, entry, inputs), "create");
 
   const diff = await host.diff(reg.urn, old.id, old.outputs, inputs, old.inputs);
-  if (!diff.changes) return done({ ...entry(old.id, old.outputs), outputs: old.outputs }, "same");
+  // An object whose create did not finish is updated although nothing changed (Pulumi's step
+  // generator does the same for a resource with init errors): the update finishes the work.
+  const unfinished = (old.initErrors?.length ?? 0) > 0;
+  if (!diff.changes && !unfinished)
+    return done({ ...entry(old.id, old.outputs), outputs: old.outputs }, "same");
 
   if (diff.replaces.length === 0) {
     if (s.preview) return done(entry(old.id, stripSecrets(inputs)), "update");
@@ -124,7 +128,7 @@ async function create(
     // The object exists although the create failed (init failure): keep it in state, never orphan it.
     if (e instanceof HostError && e.created) {
       if (replacing) replacing.pendingDelete = true;
-      s.state.resources.push(entry(e.created.id, e.created.outputs));
+      s.state.resources.push({ ...entry(e.created.id, e.created.outputs), initErrors: [e.message] });
       s.save();
     }
     throw e;
