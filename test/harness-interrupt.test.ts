@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessOptions, readState, runHarness, startHarness } from "./harness";
+import { makeCipher, newSalt } from "./harness/crypto";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 import { childPids, killAll, running, waitForChild, waitGone } from "./support/processes";
@@ -218,6 +219,26 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     assert.deepEqual(await waitGone([hostPid]), [], "the host outlived a crashed harness");
     assert.deepEqual(childPids(harnessPid), []);
     fs.rmSync(stateDir, { force: true });
+  });
+
+  it("the state key is made with its folder (the reported crash: key written before the folder existed)", () => {
+    const stateFile = path.join(work, "no-such-folder", "deeper", "dev.json");
+    const { PULUMI_CONFIG_PASSPHRASE: saved } = process.env;
+    delete process.env.PULUMI_CONFIG_PASSPHRASE;
+    try {
+      const cipher = makeCipher(stateFile, newSalt());
+      assert.equal(cipher.decrypt(cipher.encrypt("s3cret")), "s3cret");
+      assert.equal(fs.statSync(`${stateFile}.key`).mode & 0o777, 0o600);
+      // A second cipher (a later run) reads the same key.
+      const again = makeCipher(stateFile, newSalt());
+      assert.equal(again.decrypt(again.encrypt("x")), "x");
+      assert.deepEqual(
+        fs.readdirSync(path.dirname(stateFile)).filter((f) => f.endsWith(".tmp")),
+        [],
+      );
+    } finally {
+      if (saved !== undefined) process.env.PULUMI_CONFIG_PASSPHRASE = saved;
+    }
   });
 
   it("the first up in a fresh program folder (no .state yet, no passphrase) works and leaves no host", async () => {
