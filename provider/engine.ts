@@ -3,9 +3,10 @@
 // process). The serialized provider (see dynamic.ts) only holds `require` of this module and a kind.
 import { flagSetting, type RawSettings, readSettings, retryPolicy, settingProblems } from "./config";
 import { EdgeClient } from "./http/edge";
-import { ApiError, ProviderError } from "./http/errors";
+import { ApiError, PartialFailureError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
-import { debug, setDebug } from "./log";
+import { backoffDelay, sleep } from "./http/retry";
+import { debug, setDebug, warn } from "./log";
 import { redact } from "./redact";
 import {
   type CheckFailure,
@@ -18,6 +19,7 @@ import {
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { unsafeIdReason } from "./resources/common";
+import { isHeld, markHeld, partialFailure, releaseHeld } from "./resources/operations";
 import { joinSecretValues, separateSecretValues } from "./secretValues";
 
 const PROVIDER_KEY = "__provider";
@@ -89,8 +91,10 @@ export async function check(kind: string, olds: Props, news: Props) {
   };
 }
 
-export async function diff(kind: string, _id: string, olds: Props, news: Props) {
+export async function diff(kind: string, id: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
+  // A resource of this deployment holds the object: a name clash elsewhere never adopts it.
+  if (id) markHeld(def.kind, id);
   const outcome = diffInputs(def, fromState(def, olds), news);
   return {
     changes: outcome.changes,
@@ -117,53 +121,141 @@ export async function create(kind: string, inputs: Props) {
   const def = resourceDefinition(kind);
   const given = withoutProvider(inputs);
   return keepProviderOnPartialFailure(
+    def,
     inputs,
     guard(def, given, async () => {
       const ctx = context();
       for (let attempt = 1; ; attempt++) {
+        let made: { id: string; outs: Props };
         try {
-          const { id, outs } = await def.create(ctx, given);
-          return { id, outs: toState(def, outs) };
+          made = await def.create(ctx, given);
         } catch (err) {
-          // The request may have created the object although its answer was lost: adopt it if it
-          // exists, so `up` neither duplicates it nor leaves an orphan; if it does not, sending the
-          // create again is safe.
-          if (!(err instanceof ApiError && err.ambiguous && def.findExisting)) throw err;
-          const existing = await def.findExisting(ctx, given);
-          if (existing) {
-            // Only what this create made is adopted: an object of that name that differs from the
-            // declaration belongs to someone else (another resource, or made outside Pulumi).
-            const differing = diffInputs(def, existing.outs, given).changed;
-            if (differing.length > 0) {
-              throw new ProviderError(
-                `${def.kind}${describeName(given)}: the create's answer was lost, and the object of that name ` +
-                  `(id ${existing.id}) differs from the declaration in ${differing.join(", ")}: not adopted. ` +
-                  "Import it (the import resource option) or choose another name.",
-              );
-            }
-            debug(`${def.kind}: create answer lost; adopted existing object ${existing.id}`);
-            return { id: existing.id, outs: toState(def, existing.outs) };
-          }
-          if (attempt >= ambiguousCreateAttempts()) throw err;
-          debug(`${def.kind}: create answer lost and no object exists; sending it again`);
+          // The request may have created the object although its answer was lost (ambiguous), or an
+          // object of that name exists already (clash): look it up, and adopt it when it is exactly
+          // what is declared, so `up` neither duplicates it nor leaves an orphan that blocks the name.
+          const clash = isNameClash(err) ? err : undefined;
+          const ambiguous = err instanceof ApiError && err.ambiguous;
+          if (!(clash || ambiguous) || !def.findExisting) throw err;
+          const adopted = await adoptExisting(def, ctx, given, clash ?? "ambiguous");
+          if (adopted) return adopted;
+          // Nothing of that name: the clash was about something else (the server's error stands), or
+          // the lost create was not carried out, and sending it again is safe.
+          if (clash || attempt >= ambiguousCreateAttempts()) throw err;
+          const delay = backoffDelay(retryPolicy(currentSettings()), attempt);
+          debug(`${def.kind}: create answer lost and no object exists; sending it again in ${delay} ms`);
+          await sleep(delay);
+          continue;
         }
+        return finished(def, made, given);
       }
     }),
   );
 }
 
 /**
- * An error with `id` and `properties` means "created, but not ready" (the host reports it as an
- * initialization failure and the engine keeps the object in the state). Its properties need the
- * serialized provider too, or a later update or delete of that object could not run.
+ * A create answered with a name clash: 409 (the Frontdoor API, and conflicts in general), or 400 with
+ * a duplicate-value message (the OpenZiti controller v1.6: COULD_NOT_VALIDATE with "duplicate value
+ * ... in unique index" for identities and CAs, "name must be unique" for the other kinds, "certificate
+ * already used as CA" for a CA's certificate). Whether an object of that name exists is then looked
+ * up, not assumed: when none is found, the server's error stands.
  */
-async function keepProviderOnPartialFailure<T>(inputs: Props, work: Promise<T>): Promise<T> {
+function isNameClash(err: unknown): err is ApiError {
+  if (!(err instanceof ApiError) || err.method !== "POST") return false;
+  if (err.status === 409) return true;
+  return err.status === 400 && /duplicate|already exists|already used|unique/i.test(err.serverMessage);
+}
+
+/**
+ * The object of the declared name, adopted when it is exactly what is declared (every input the
+ * diff compares: see the README, "Reliability and input checks"), and not held by another resource
+ * of this run; an error naming it, its id and how to import it when it differs; undefined when there
+ * is none (or, after a lost answer, when another resource holds it: a resend then meets the clash).
+ */
+async function adoptExisting(
+  def: ResourceDefinition,
+  ctx: ResourceContext,
+  given: Props,
+  why: ApiError | "ambiguous",
+): Promise<{ id: string; outs: Props } | undefined> {
+  const existing = await def.findExisting?.(ctx, given);
+  if (!existing) return undefined;
+  const label = `${def.kind}${describeName(given)}`;
+  // After a clash, what the server said too (it may name the clashing field).
+  const said =
+    why === "ambiguous" ? "" : ` (${why.method} ${why.path}: HTTP ${why.status}: ${why.serverMessage})`;
+  if (isHeld(def.kind, existing.id)) {
+    if (why === "ambiguous") return undefined;
+    throw new ProviderError(
+      `${label}: an object of that name already exists (id ${existing.id})${said}, and another resource of this ` +
+        "deployment holds it (two resources declare the same name, or a replacement is created before the object " +
+        "it replaces is deleted): not adopted. Give each resource a name of its own, or set deleteBeforeReplace.",
+    );
+  }
+  const differing = diffInputs(def, existing.outs, given).changed;
+  if (differing.length > 0) {
+    const lost = why === "ambiguous" ? "the create's answer was lost, and " : "";
+    throw new ProviderError(
+      `${label}: ${lost}an object of that name already exists (id ${existing.id})${said} and differs from the ` +
+        `declaration in ${differing.join(", ")}: not adopted. To manage it with this program, import it: ` +
+        `add the resource option import: "${importId(def, given, existing.id)}" and make the inputs match ` +
+        "it; or delete it, or choose another name.",
+    );
+  }
+  markHeld(def.kind, existing.id);
+  if (why !== "ambiguous") {
+    warn(
+      `${label}: an object of that name already existed (id ${existing.id}) and matches the declaration: ` +
+        "adopted instead of created (it is now managed, and deleted by destroy)",
+    );
+  } else debug(`${label}: create answer lost; adopted the object it made (id ${existing.id})`);
+  let outs = existing.outs;
+  try {
+    if (def.adopt) outs = await def.adopt(ctx, existing.id, given, existing.outs);
+  } catch (err) {
+    throw partialFailure(label, existing.id, given, () => existing.outs, err);
+  }
+  return finished(def, { id: existing.id, outs }, given);
+}
+
+/** The id `import` takes: `<frontdoorId>/<id>` for Frontdoor kinds (the frontdoor is part of the address). */
+function importId(def: ResourceDefinition, inputs: Props, id: string): string {
+  return def.api === "frontdoor" && typeof inputs.frontdoorId === "string"
+    ? `${inputs.frontdoorId}/${id}`
+    : id;
+}
+
+/** The state of a created (or adopted) object; should converting it fail, the object is kept all the same. */
+function finished(def: ResourceDefinition, made: { id: string; outs: Props }, given: Props) {
+  try {
+    return { id: made.id, outs: toState(def, made.outs) };
+  } catch (err) {
+    throw partialFailure(`${def.kind}${describeName(given)}`, made.id, given, () => given, err);
+  }
+}
+
+/**
+ * An error with `id` and `properties` means "created, but not ready" (the host reports it as an
+ * initialization failure and the engine keeps the object in the state). Its properties are stored
+ * like any state (plain data, nested secrets apart) and need the serialized provider too, or a later
+ * update or delete of that object could not run.
+ */
+async function keepProviderOnPartialFailure<T>(
+  def: ResourceDefinition,
+  inputs: Props,
+  work: Promise<T>,
+): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    const partial = err as { id?: string; properties?: Props };
-    if (partial?.id && partial.properties)
-      partial.properties = { ...partial.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    if (err instanceof PartialFailureError) {
+      let properties: Props;
+      try {
+        properties = toState(def, err.properties);
+      } catch {
+        properties = toState(def, withoutProvider(inputs));
+      }
+      err.properties = { ...properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    }
     throw err;
   }
 }
@@ -172,6 +264,7 @@ export async function read(kind: string, id: string, props: Props) {
   const def = resourceDefinition(kind);
   const state = fromState(def, props);
   const target = scopedId(def, id, state);
+  markHeld(def.kind, target.id);
   return guard(def, state, async () => {
     const outs = await def.read(context(), target.id, target.state);
     return outs ? { id: target.id, props: toState(def, outs) } : {};
@@ -182,15 +275,22 @@ export async function update(kind: string, id: string, olds: Props, news: Props)
   const def = resourceDefinition(kind);
   const target = scopedId(def, id, fromState(def, olds));
   const given = withoutProvider(news);
-  return guard(def, given, async () => ({
-    outs: toState(def, await def.update(context(), target.id, target.state, given)),
-  }));
+  markHeld(def.kind, target.id);
+  return keepProviderOnPartialFailure(
+    def,
+    news,
+    guard(def, given, async () => ({
+      outs: toState(def, await def.update(context(), target.id, target.state, given)),
+    })),
+  );
 }
 
 export async function remove(kind: string, id: string, props: Props) {
   const def = resourceDefinition(kind);
   const target = scopedId(def, id, fromState(def, props));
   await guard(def, target.state, () => def.delete(context(), target.id, target.state));
+  // Gone: no resource holds it any more.
+  releaseHeld(def.kind, target.id);
 }
 
 function applyScopeDefaults(def: ResourceDefinition, inputs: Props): Props {
@@ -246,6 +346,8 @@ async function guard<T>(def: ResourceDefinition, state: Props, work: () => Promi
   }
 }
 
+/** ` "corp-sso"`: the object's name (a custom frontend's hostname), as errors and warnings quote it. */
 function describeName(props: Props): string {
-  return typeof props.name === "string" ? ` "${props.name}"` : "";
+  const name = props.name ?? props.hostname;
+  return typeof name === "string" ? ` "${name}"` : "";
 }

@@ -83,8 +83,16 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
    * lookup functions (getIdentity, getIdentities, ...) are built on it and on `read`.
    */
   search?(ctx: ResourceContext, filter: string | undefined): Promise<{ id: string; outs: O }[]>;
-  /** Looks an object up by its unique name, to adopt it after an ambiguous create. */
+  /**
+   * Looks an object up by its unique name (or hostname), to adopt it after an ambiguous create or a
+   * name clash. Quick: the adoption is decided on its state before anything else is done with it.
+   */
   findExisting?(ctx: ResourceContext, inputs: I): Promise<{ id: string; outs: O } | undefined>;
+  /**
+   * For an adopted object, what create does after its POST (verify a CA, wait for a custom frontend):
+   * returns the state. Without it, the state from findExisting stands.
+   */
+  adopt?(ctx: ResourceContext, id: string, inputs: I, outs: O): Promise<O>;
 }
 
 export interface CheckFailure {

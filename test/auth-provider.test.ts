@@ -1,6 +1,5 @@
 // AuthProvider behaviour through the provider's host entry points, against the mock over real HTTP.
 import * as assert from "node:assert/strict";
-import { ApiError } from "../provider/http/errors";
 import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
@@ -12,6 +11,19 @@ const oidc = (secret = "oidc-client-secret-1") => ({
 
 describe("AuthProvider (engine against the mock)", () => {
   let mock: MockServer;
+  /** An auth provider made by someone else, with a plain API call. */
+  const createOutside = async (body: object): Promise<{ id: string }> => {
+    const res = await fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status < 300, true, await res.clone().text());
+    return (await res.json()) as { id: string };
+  };
   before(async () => {
     mock = await startMockServer();
   });
@@ -141,11 +153,17 @@ describe("AuthProvider (engine against the mock)", () => {
 
   it("names the resource, status and server message on a duplicate, without the secret", async () => {
     const first = await createChecked("AuthProvider", oidc("dup-secret-value"));
+    // The same declaration twice in one run: the second never adopts what the first holds.
     const error = await createChecked("AuthProvider", oidc("dup-secret-value")).catch((e) => e);
-    assert.ok(error instanceof ApiError);
-    assert.equal(error.status, 409);
-    assert.match(error.message, /AuthProvider "corp-sso".*409.*corp-sso/);
+    assert.match(
+      error.message,
+      new RegExp(
+        `AuthProvider "corp-sso": an object of that name already exists \\(id ${first.id}\\) ` +
+          "\\(POST .*auth-providers: HTTP 409: .*corp-sso.*\\), and another resource of this deployment holds it",
+      ),
+    );
     assert.doesNotMatch(error.message, /dup-secret-value/);
+    assert.equal(mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length, 1);
     await engine.remove("AuthProvider", first.id, first.outs);
   });
 
@@ -182,7 +200,8 @@ describe("AuthProvider (engine against the mock)", () => {
   });
 
   it("does not adopt an object of the same name that differs from the declaration", async () => {
-    const theirs = await createChecked("AuthProvider", oidc("someone-elses-secret"));
+    // Made outside this provider (an object that another resource of this run holds is never adopted).
+    const theirs = await createOutside(oidc("someone-elses-secret"));
     // Our create is refused (409), and the refusal is lost on the way back: ambiguous.
     mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
     const error = await createChecked("AuthProvider", oidc("our-secret-value-1")).catch((e) => e);
@@ -192,7 +211,26 @@ describe("AuthProvider (engine against the mock)", () => {
     );
     assert.doesNotMatch(error.message, /our-secret-value-1|someone-elses-secret/);
     assert.equal(mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length, 1);
-    await engine.remove("AuthProvider", theirs.id, theirs.outs);
+    assert.match(
+      error.message,
+      new RegExp(`id ${theirs.id}.*import: "${mock.credentials.frontdoorId}/${theirs.id}"`),
+    );
+    mock.frontdoor.remove(mock.credentials.frontdoorId, "auth-providers", theirs.id);
+  });
+
+  it("a create that times out is looked up: one object, whichever of the sends made it", async () => {
+    await configureFor({ ...mockConfig(mock), "frontdoor:requestTimeoutSeconds": "1" });
+    // The server carries the first POST out after 1.5 s, when the provider stopped waiting at 1 s.
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "delay", delayMs: 1500, count: 1 });
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the delayed POST has been carried out by now
+    const made = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
+    assert.deepEqual(
+      made.map((p) => p.id),
+      [id],
+    );
+    assert.ok(mock.log.filter((e) => e.method === "POST").length >= 2, "the create was sent again");
+    await engine.remove("AuthProvider", id, outs);
   });
 
   it("adopts the object when a create's answer is lost, instead of duplicating it", async () => {

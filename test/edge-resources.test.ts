@@ -12,6 +12,7 @@ import {
   testCa,
   updateChecked,
 } from "./edge-support";
+import { EdgeClient } from "./mock/edge/client";
 import { issueCertificate } from "./mock/edge/pki";
 import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
@@ -127,6 +128,40 @@ describe("Edge resources", () => {
       });
       assert.equal(admin.isDefaultAdmin, true);
       assert.equal(admin.hasApiSession, true);
+    });
+
+    it("a name clash adopts an identity made elsewhere only with the declared enrollment pending", async () => {
+      // Another admin's identities: one with an ott enrollment pending, one without any.
+      const admin = new EdgeClient(mock.url);
+      await admin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
+      const made = async (name: string, enrollment?: object) => {
+        const body = {
+          name,
+          type: "User",
+          isAdmin: false,
+          roleAttributes: ["x"],
+          ...(enrollment ? { enrollment } : {}),
+        };
+        const answer = await admin.call("POST", "/identities", { body });
+        assert.equal(answer.status, 201, JSON.stringify(answer.body));
+        return String(answer.body.data.id);
+      };
+      const pending = await made("elsewhere-pending", { ott: true });
+      const none = await made("elsewhere-none");
+      const declared = (name: string) => ({ name, roleAttributes: ["x"], enrollment: { ott: true } });
+
+      const adopted = await createChecked("Identity", declared("elsewhere-pending"));
+      assert.equal(adopted.id, pending);
+      assert.ok(adopted.outs.enrollmentJwt, "the pending enrollment's JWT is an output");
+      const error = await createChecked("Identity", declared("elsewhere-none")).catch((e) => e);
+      assert.match(
+        String(error?.message),
+        new RegExp(
+          `already exists \\(id ${none}\\).*differs from the declaration in enrollment: not adopted.*import: "${none}"`,
+        ),
+      );
+      await engine.remove("Identity", adopted.id, adopted.outs);
+      await admin.call("DELETE", `/identities/${none}`);
     });
 
     it("rejects bad inputs at check time, naming the property", async () => {

@@ -1,6 +1,7 @@
 // A seeded fault suite through the real dynamic-provider host: one program with 200 resources of every
 // kind, applied while the mock answers a fixed-seed random ~25% of all requests with 429 (Retry-After
-// 0 or 1), 503, dropped connections, slow answers or "committed, then the connection dropped". `up`,
+// 0 or 1), 503, dropped connections, slow answers, "committed, then the connection dropped" or
+// "committed, then a gateway's 502/504" (creates then adopted, never duplicated). `up`,
 // a clean `refresh --expect-no-changes` and `destroy` must all succeed, and the mock must then hold
 // exactly the declared objects (none lost, none twice), and after destroy none of them.
 import assert from "node:assert/strict";
@@ -17,7 +18,16 @@ import { mockConfig } from "./support/engine";
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const PREFIX = "flt";
 const SEED = 20240511;
-const ALL_KINDS: FaultKind[] = ["429", "503", "drop", "delay", "commit-then-drop"];
+// Every kind a retry or a lookup must survive ("500" is a definite failure, not among them).
+const ALL_KINDS: FaultKind[] = [
+  "429",
+  "503",
+  "drop",
+  "delay",
+  "commit-then-drop",
+  "commit-then-502",
+  "commit-then-504",
+];
 
 /**
  * 200 resources in all, every kind. Kinds that sign with RSA in pure JS (a KeyPair's CSR, a CSR the
@@ -103,6 +113,9 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
     refused: mock.log.filter((e) => e.status === 429 || e.status === 503).length,
     dropped: mock.log.filter((e) => e.status === 0).length,
     posts: mock.log.filter((e) => e.method === "POST" && e.status === 0).length,
+    /** Creates carried out, then answered with a gateway's 502/504. */
+    gatewayPosts: mock.log.filter((e) => e.method === "POST" && (e.status === 502 || e.status === 504))
+      .length,
   });
 
   /** Names in the mock, per kind, sorted (duplicates kept, so "twice" shows). */
@@ -155,6 +168,8 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
     const upFaults = faultsSeen();
     assert.ok(upFaults.refused > 20 && upFaults.dropped > 20, `too few faults: ${JSON.stringify(upFaults)}`);
     assert.ok(upFaults.posts > 5, `no create was left ambiguous: ${JSON.stringify(upFaults)}`);
+    assert.ok(upFaults.gatewayPosts > 5, `no create was answered 502/504: ${JSON.stringify(upFaults)}`);
+    console.log(`      up: ${JSON.stringify(upFaults)}`);
     assert.equal(up.report.summary.create, 200);
     assert.deepEqual(namesInMock(), declaredNames());
     // Every CA was verified with its key although verification requests were hit too.

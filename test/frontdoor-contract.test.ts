@@ -151,7 +151,7 @@ describe("Frontdoor contract: custom frontends without the list endpoint", () =>
       await assert.rejects(createChecked("CustomFrontend", { hostname }), (err: Error) => {
         assert.match(
           err.message,
-          new RegExp(`the create's answer was lost, so a frontend for ${hostname} may exist`),
+          new RegExp(`a frontend for ${hostname} may exist \\(the create's answer was lost`),
         );
         assert.match(
           err.message,
@@ -164,6 +164,27 @@ describe("Frontdoor contract: custom frontends without the list endpoint", () =>
       mock.frontdoor.remove(fd(), "custom-frontends", made()[0].id as string);
     });
   }
+
+  it("a hostname taken on a server without the list: a clear error naming import by id, nothing made", async () => {
+    const hostname = "taken-unlisted.example.com";
+    const first = await createChecked("CustomFrontend", { hostname });
+    mock.frontdoor.options.listCustomFrontends = false;
+    await assert.rejects(createChecked("CustomFrontend", { hostname }), (err: Error) => {
+      assert.match(err.message, new RegExp(`a frontend for ${hostname} may exist .*the hostname is taken`));
+      assert.match(
+        err.message,
+        /offers no list of custom frontends \(GET .*custom-frontends answered HTTP 405/,
+      );
+      assert.match(err.message, new RegExp(`import resource option with "${fd()}/<id>"`));
+      return true;
+    });
+    const made = mock.frontdoor.list(fd(), "custom-frontends").filter((f) => f.hostname === hostname);
+    assert.deepEqual(
+      made.map((f) => f.id),
+      [first.id],
+    );
+    await engine.remove("CustomFrontend", first.id, first.outs);
+  });
 
   it("the import generator says why custom frontends are left out, and fails when asked for them", async () => {
     mock.frontdoor.options.listCustomFrontends = false;

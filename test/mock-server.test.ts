@@ -6,6 +6,7 @@ import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import forge from "node-forge";
+import type { FaultKind } from "./mock/faults";
 import { CONTROL_TOKEN_HEADER, controlHeaders, type MockServer, startMockServer } from "./mock/server";
 import type { MockRequest } from "./mock/types";
 
@@ -159,6 +160,28 @@ describe("mock server", () => {
       assert.ok((await providerNames(server)).includes("ambiguous"));
       const retried = await createProvider(server, "ambiguous");
       assert.equal(retried.status, 409);
+    });
+
+    for (const status of [502, 503, 504]) {
+      it(`commit-then-${status} commits, then answers ${status} like a gateway (an ambiguous create)`, async () => {
+        server.faults.inject({ method: "POST", kind: `commit-then-${status}` as FaultKind });
+        const answer = await createProvider(server, `gateway-${status}`);
+        assert.equal(answer.status, status);
+        assert.match(String(answer.headers.get("content-type")), /text\/html/);
+        assert.ok((await providerNames(server)).includes(`gateway-${status}`));
+        assert.equal(server.log.at(-2)?.status, status, "logged with the status answered");
+      });
+    }
+
+    it("500 answers an internal error without carrying the request out", async () => {
+      server.faults.inject({ method: "POST", kind: "500" });
+      const answer = await createProvider(server, "internal");
+      assert.equal(answer.status, 500);
+      assert.deepEqual(await answer.json(), {
+        error: "internal_error",
+        message: "internal error (injected)",
+      });
+      assert.ok(!(await providerNames(server)).includes("internal"));
     });
 
     it("hits a seeded, deterministic fraction of requests in random mode", async () => {

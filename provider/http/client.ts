@@ -1,13 +1,16 @@
 // One HTTP client per API, on undici: pooled keep-alive connections, TLS verified against the system
 // roots or a configured CA bundle (never disabled), JSON in and out, timeouts, and retries with
-// backoff on 429/502/503/504 and on network errors. Authentication is pluggable (`AuthScheme`), so the
-// Frontdoor, Edge and search clients share this mechanism and differ only in how they sign requests.
+// backoff on 429/502/503/504 and on network errors (for a POST that is not idempotent, only on 429 and
+// errors before sending: after a lost answer or a 502/503/504 the caller looks the object up).
+// Authentication is pluggable (`AuthScheme`), so the Frontdoor, Edge and search clients share this
+// mechanism and differ only in how they sign requests.
 import { Agent, type Dispatcher, request } from "undici";
 import { debug } from "../log";
 import { ApiError, clockSkewHint, ProviderError } from "./errors";
 import {
   backoffDelay,
   DEFAULT_RETRY,
+  isAmbiguousStatus,
   isRetryableStatus,
   parseRetryAfter,
   type RetryPolicy,
@@ -130,6 +133,19 @@ export class HttpClient {
           continue;
         }
       }
+      // A gateway error or an unavailable service may come after the server carried out a POST (a
+      // proxy timing out on a slow create): as ambiguous as a lost answer, so the caller decides. A 429
+      // is a definite "not done", and is retried like any request.
+      if (isAmbiguousStatus(status) && opts.method === "POST" && !opts.idempotent) {
+        throw new ApiError({
+          resource,
+          method: opts.method,
+          path: opts.path,
+          status,
+          ...serverSays(this.parseError, response.body),
+          ambiguous: true,
+        });
+      }
       if (isRetryableStatus(status) && this.mayRetry(attempt, started)) {
         const delay = backoffDelay(this.retry, attempt, parseRetryAfter(response.headers["retry-after"]));
         debug(`${opts.method} ${opts.path}: HTTP ${status}; retry ${attempt} in ${delay} ms`);
@@ -137,7 +153,7 @@ export class HttpClient {
         continue;
       }
       if (status >= 400 && !opts.accept?.includes(status)) {
-        const { code, message } = this.parseError(response.body);
+        const { code, serverMessage } = serverSays(this.parseError, response.body);
         const hint = status === 401 ? clockSkewHint(response.headers.date) : "";
         throw new ApiError({
           resource,
@@ -145,7 +161,7 @@ export class HttpClient {
           path: opts.path,
           status,
           code,
-          serverMessage: (message ?? describeBody(response.body)) + hint,
+          serverMessage: serverMessage + hint,
         });
       }
       return response as HttpResponse<T>;
@@ -217,6 +233,12 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The code and message of an error answer (the body itself, shortened, when the API's shape is absent). */
+function serverSays(parse: ErrorParser, body: unknown): { code?: string; serverMessage: string } {
+  const { code, message } = parse(body);
+  return { code, serverMessage: message ?? describeBody(body) };
 }
 
 function describeBody(body: unknown): string {

@@ -12,7 +12,7 @@ import {
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
-import { ProviderError } from "./errors";
+import { ApiError, ProviderError } from "./errors";
 
 export const EDGE_BASE_PATH = "/edge/management/v1";
 /** The controller's maximum page size. */
@@ -86,7 +86,17 @@ export class EdgeClient {
       resource: label,
     });
     const id = res.body?.data?.id;
-    if (!id) throw new ProviderError(`${label}: POST ${path} answered without an id`);
+    if (!id) {
+      // Created, maybe, but not named: as ambiguous as a lost answer (the object is looked up by name).
+      throw new ApiError({
+        resource: label,
+        method: "POST",
+        path,
+        status: res.status,
+        serverMessage: "the answer has no id",
+        ambiguous: true,
+      });
+    }
     return id;
   }
 

@@ -58,6 +58,25 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The object exists on the server, but the operation did not finish (reading it back, waiting for it to
+ * be ready, verifying it). The dynamic-provider host reports an error carrying `id` and `properties` as
+ * "created, but failed to initialize": the engine keeps the object in the state with these properties
+ * (no orphan), and the next `up` updates it, which finishes the work; a refresh reads it in full.
+ */
+export class PartialFailureError extends ProviderError {
+  readonly reasons: string[];
+  constructor(
+    message: string,
+    readonly id: string,
+    public properties: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "PartialFailureError";
+    this.reasons = [this.message];
+  }
+}
+
 /** A list endpoint the API does not document, and this server does not offer (404/405). */
 export class ListUnavailableError extends ProviderError {
   constructor(message: string) {

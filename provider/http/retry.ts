@@ -25,6 +25,15 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
+/**
+ * Statuses that do not say whether the request was carried out: a gateway (502, 504) or an overloaded
+ * service (503) may answer so after the server behind it did the work. Harmless to repeat for reads
+ * and idempotent writes; for a create they are as ambiguous as a lost answer.
+ */
+export function isAmbiguousStatus(status: number): boolean {
+  return status === 502 || status === 503 || status === 504;
+}
+
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;

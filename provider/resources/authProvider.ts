@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
 import { frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
-import { collectionOperations } from "./operations";
+import { collectionOperations, completeCreate } from "./operations";
 
 export const OidcData = z
   .strictObject({
@@ -84,10 +84,19 @@ function dataToSend(inputs: AuthProviderInputs, current?: Props): Props {
 async function create(ctx: ResourceContext, inputs: AuthProviderInputs) {
   const { name, type, enabled } = inputs;
   const data = dataToSend(inputs);
-  let server = await collection.create(ctx, inputs, { name, type, data });
-  // The create request has no `enabled`; a provider declared disabled is switched off right after.
-  if (server.enabled !== enabled) server = await collection.patch(ctx, inputs, server.id, { enabled });
-  return { id: server.id, outs: outputs(inputs.frontdoorId, server) };
+  const created = await collection.create(ctx, inputs, { name, type, data });
+  // The create request has no `enabled`; a provider declared disabled is switched off right after
+  // (should that fail, the state says what the create made: enabled, and the next up switches it off).
+  return completeCreate(
+    collection.label(inputs),
+    created.id,
+    inputs,
+    () => outputs(inputs.frontdoorId, created),
+    async () => {
+      if (created.enabled === enabled) return outputs(inputs.frontdoorId, created);
+      return outputs(inputs.frontdoorId, await collection.patch(ctx, inputs, created.id, { enabled }));
+    },
+  );
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: AuthProviderInputs) {

@@ -230,11 +230,8 @@ export const ca = {
   secretOutputs: ["verificationToken", "privateKeyPem"],
   validate,
   async create(ctx, inputs) {
-    const id = await collection.create(ctx, inputs, {
-      ...body(inputs, inputs.identityNameFormat),
-      certPem: inputs.certPem,
-    });
-    return { id, outs: outputs(await verifyIfPossible(ctx, inputs, id), inputs) };
+    const request = { ...body(inputs, inputs.identityNameFormat), certPem: inputs.certPem };
+    return collection.createAndRead(ctx, inputs, request, outputs, (id) => verifyIfPossible(ctx, inputs, id));
   },
   async update(ctx, id, olds, news) {
     // PUT needs identityNameFormat: when the program leaves it to the server, the current one is sent.
@@ -246,9 +243,6 @@ export const ca = {
     return outputs(await verifyIfPossible(ctx, news, id), news);
   },
   ...collectionOperations(collection, outputs),
-  async findExisting(ctx, inputs) {
-    const server = await collection.findByName(ctx, inputs);
-    // An adopted CA is verified like a new one (its create answer was lost before verification).
-    return server && { id: server.id, outs: outputs(await verifyIfPossible(ctx, inputs, server.id), inputs) };
-  },
+  // An adopted CA is verified like a new one (e.g. its create answer was lost before verification).
+  adopt: async (ctx, id, inputs) => outputs(await verifyIfPossible(ctx, inputs, id), inputs),
 } satisfies ResourceDefinition<CaInputs>;

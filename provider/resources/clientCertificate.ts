@@ -6,7 +6,7 @@ import { ApiError, ProviderError } from "../http/errors";
 import { containsUnknown, type Props, type ResourceContext, type ResourceDefinition } from "../resource";
 import { daysUntil, daysUntilExpiry, frontdoorId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
-import { collectionOperations } from "./operations";
+import { collectionOperations, completeCreate } from "./operations";
 import {
   certificateDetails,
   expiryFailures,
@@ -116,9 +116,15 @@ export async function explainNameClash<T>(work: Promise<T>, name: string): Promi
 async function create(ctx: ResourceContext, inputs: ClientCertificateInputs) {
   const { name, value } = inputs;
   const created = await explainNameClash(collection.create(ctx, inputs, { name, value }), name);
-  // The create answer has no certificate: get-by-id is the only call that returns it.
-  const server = await collection.require(ctx, inputs, created.id);
-  return { id: created.id, outs: outputs(inputs.frontdoorId, server, value) };
+  // The create answer has no certificate: get-by-id is the only call that returns it. Should it
+  // fail, the state holds the inputs and what the create answered (a refresh reads the rest).
+  return completeCreate(
+    collection.label(inputs),
+    created.id,
+    inputs,
+    () => ({ ...inputs, createdAt: created.createdAt, createdBy: created.createdBy }),
+    async () => outputs(inputs.frontdoorId, await collection.require(ctx, inputs, created.id), value),
+  );
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: ClientCertificateInputs) {

@@ -92,8 +92,9 @@ function outputs(server: EdgeObject): Props {
 async function create(ctx: ResourceContext, inputs: ConfigInputs) {
   const configTypeId = await configTypeIdOf(ctx, inputs);
   const { name, data, tags } = inputs;
-  const id = await collection.create(ctx, inputs, { name, configTypeId, data, tags });
-  return { id, outs: outputs(await collection.require(ctx, inputs, id)) };
+  return collection.createAndRead(ctx, inputs, { name, configTypeId, data, tags }, (server) =>
+    outputs(server),
+  );
 }
 
 async function update(ctx: ResourceContext, id: string, _olds: Props, news: ConfigInputs) {

@@ -55,8 +55,9 @@ export const configType = {
   replaceOnChanges: ["target"],
   deleteBeforeReplace: true,
   async create(ctx: ResourceContext, inputs: ConfigTypeInputs) {
-    const id = await collection.create(ctx, inputs, { ...body(inputs), target: inputs.target });
-    return { id, outs: outputs(await collection.require(ctx, inputs, id)) };
+    return collection.createAndRead(ctx, inputs, { ...body(inputs), target: inputs.target }, (server) =>
+      outputs(server),
+    );
   },
   // PUT (name required): name, schema and tags; the target cannot change.
   update: put.update,

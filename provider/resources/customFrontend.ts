@@ -2,11 +2,12 @@
 // hosting infrastructure (status NEW); once it is PENDING the DNS records the user must create can be
 // read; it turns ACTIVE when they have propagated. The status moving on by itself is not drift.
 import { z } from "zod";
-import { ApiError, ListUnavailableError, ProviderError } from "../http/errors";
+import { ApiError, ListUnavailableError, PartialFailureError, ProviderError } from "../http/errors";
 import { debug } from "../log";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { frontdoorId, objectId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
+import { completeCreate } from "./operations";
 
 const DNS_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -116,8 +117,9 @@ async function waitUntilReady(
     const left = deadline - Date.now();
     if (left <= 0) {
       const goal = props.waitForActive ? "ACTIVE" : "its DNS records readable";
-      throw new NotReadyError(
-        `${label(props)} (id ${id}) was not ${goal} after ${props.readyTimeoutSeconds} s (last status ${lastStatus})`,
+      throw new PartialFailureError(
+        `${label(props)} (id ${id}) was not ${goal} after ${props.readyTimeoutSeconds} s (last status ${lastStatus}); ` +
+          "it is kept in the state, and the next up waits again",
         id,
         outputs(props, seen),
       );
@@ -125,23 +127,6 @@ async function waitUntilReady(
     debug(`${label(props)}: status ${lastStatus}, checking again in ${Math.min(delay, left)} ms`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
     delay = Math.min(delay * 2, MAX_DELAY_MS);
-  }
-}
-
-/**
- * The frontend exists but did not become ready in time. The host reports an error carrying an id and
- * properties as "created, but failed to initialize": the engine keeps it in the state (no orphan)
- * and the next `up` updates it, which waits again.
- */
-class NotReadyError extends ProviderError {
-  readonly reasons: string[];
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly properties: Props,
-  ) {
-    super(message);
-    this.reasons = [message];
   }
 }
 
@@ -193,8 +178,15 @@ function outputs(props: Props, seen: Observed): Props {
 async function create(ctx: ResourceContext, inputs: CustomFrontendInputs) {
   const { hostname, authProviderIds, frontendId } = inputs;
   const created = await collection.create(ctx, inputs, { hostname, authProviderIds, frontendId });
-  const seen = await waitUntilReady(ctx, inputs, created.id);
-  return { id: created.id, outs: outputs(inputs, seen) };
+  // Waiting may fail (a timeout, a poll that errs): the frontend exists all the same, and the state
+  // then holds what the create answered (the next up waits again, a refresh reads it).
+  return completeCreate(
+    label(inputs),
+    created.id,
+    inputs,
+    () => outputs(inputs, { server: created }),
+    async () => outputs(inputs, await waitUntilReady(ctx, inputs, created.id)),
+  );
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: CustomFrontendInputs) {
@@ -232,17 +224,20 @@ export const customFrontend = {
   delete: (ctx, id, olds) => collection.delete(ctx, olds, id),
   list: async (ctx, scope) =>
     (await listFrontends(ctx, scope, "listing the existing custom frontends")).map((item) => item.id),
-  // Hostnames are unique per frontdoor: a create whose answer was lost is adopted by hostname (and
-  // waited for like a new one), instead of failing and leaving an orphan that blocks the hostname.
-  // Without a list on the server it fails saying so: the frontend may exist, and only its id finds it.
+  // Hostnames are unique per frontdoor: a create whose answer was lost, or that meets a frontend of
+  // its hostname, looks it up by hostname (and an adopted one is waited for like a new one), instead
+  // of failing and leaving an orphan that blocks the hostname. Without a list on the server it fails
+  // saying so: the frontend may exist, and only its id finds it.
   async findExisting(ctx, inputs) {
     const why =
-      `the create's answer was lost, so a frontend for ${inputs.hostname} may exist now; ` +
-      "looking for it needs the list";
+      `a frontend for ${inputs.hostname} may exist (the create's answer was lost, or the hostname is ` +
+      "taken); looking for it needs the list";
     const items = await listFrontends(ctx, inputs, why);
     const wanted = inputs.hostname.toLowerCase();
     const match = items.find((item) => String(item.hostname ?? item.domainName).toLowerCase() === wanted);
     if (!match) return undefined;
-    return { id: match.id, outs: outputs(inputs, await waitUntilReady(ctx, inputs, match.id)) };
+    const seen = await observe(ctx, inputs, match.id);
+    return seen && { id: match.id, outs: outputs(inputs, seen) };
   },
+  adopt: async (ctx, id, inputs) => outputs(inputs, await waitUntilReady(ctx, inputs, id)),
 } satisfies ResourceDefinition<CustomFrontendInputs>;

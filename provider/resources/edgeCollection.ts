@@ -3,6 +3,7 @@
 // ambiguous create), all naming the object in errors (`Identity "alice"`).
 import { type EdgeObject, nameFilter } from "../http/edge";
 import type { Props, ResourceContext } from "../resource";
+import { completeCreate, markHeld } from "./operations";
 
 export class EdgeCollection {
   constructor(
@@ -30,8 +31,33 @@ export class EdgeCollection {
     return found;
   }
 
-  create(ctx: ResourceContext, props: Props, body: Props): Promise<string> {
-    return ctx.edge().create(this.path(), body, this.label(props));
+  /** POST; the new id is remembered as held by this run at once (see markHeld). */
+  async create(ctx: ResourceContext, props: Props, body: Props): Promise<string> {
+    const id = await ctx.edge().create(this.path(), body, this.label(props));
+    markHeld(this.kind, id);
+    return id;
+  }
+
+  /**
+   * POST, then the object's state from the controller (`finish`: read it back, or more, e.g. verify a
+   * CA). The controller answers a create with an id only; should what follows fail, the state known
+   * from the request body stands (see completeCreate), so the engine keeps the id.
+   */
+  async createAndRead<I extends Props>(
+    ctx: ResourceContext,
+    inputs: I,
+    body: Props,
+    toState: (server: EdgeObject, inputs: I) => Props,
+    finish: (id: string) => Promise<EdgeObject> = (id) => this.require(ctx, inputs, id),
+  ): Promise<{ id: string; outs: Props }> {
+    const id = await this.create(ctx, inputs, body);
+    return completeCreate(
+      this.label(inputs),
+      id,
+      inputs,
+      () => toState({ ...body, id }, inputs),
+      async () => toState(await finish(id), inputs),
+    );
   }
 
   put(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<void> {
@@ -81,10 +107,7 @@ export function putOperations<I extends Props>(
   toState: (server: EdgeObject, inputs: I) => Props,
 ) {
   return {
-    async create(ctx: ResourceContext, inputs: I) {
-      const id = await collection.create(ctx, inputs, body(inputs));
-      return { id, outs: toState(await collection.require(ctx, inputs, id), inputs) };
-    },
+    create: (ctx: ResourceContext, inputs: I) => collection.createAndRead(ctx, inputs, body(inputs), toState),
     async update(ctx: ResourceContext, id: string, _olds: Props, news: I) {
       await collection.put(ctx, news, id, body(news));
       return toState(await collection.require(ctx, news, id), news);

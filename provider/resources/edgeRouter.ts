@@ -92,8 +92,7 @@ function outputs(server: EdgeObject, state: Props): Props {
 
 async function create(ctx: ResourceContext, inputs: EdgeRouterInputs) {
   // A new router comes with its enrollment: the trigger only matters for later changes.
-  const id = await collection.create(ctx, inputs, body(inputs));
-  return { id, outs: outputs(await collection.require(ctx, inputs, id), inputs) };
+  return collection.createAndRead(ctx, inputs, body(inputs), outputs);
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: EdgeRouterInputs) {

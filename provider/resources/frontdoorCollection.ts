@@ -1,9 +1,10 @@
 // The calls every Frontdoor resource makes on its collection (`/frontdoor/{frontdoorId}/<collection>`),
 // written once: get (404 = gone), create, patch, put, delete (404 = already gone), find by name.
+import { ApiError } from "../http/errors";
 import { FrontdoorClient } from "../http/frontdoor";
 import type { Props, ResourceContext } from "../resource";
 
-import type { ServerObject } from "./operations";
+import { markHeld, type ServerObject } from "./operations";
 
 export type { ServerObject };
 
@@ -32,8 +33,26 @@ export class FrontdoorCollection {
     return found;
   }
 
-  create(ctx: ResourceContext, props: Props, body: Props): Promise<ServerObject> {
-    return this.send(ctx, props, "POST", this.path(props.frontdoorId), body);
+  /** POST; the new id is remembered as held by this run at once (see markHeld). */
+  async create(ctx: ResourceContext, props: Props, body: Props): Promise<ServerObject> {
+    const path = this.path(props.frontdoorId);
+    const res = await ctx
+      .frontdoor()
+      .http.request<ServerObject>({ method: "POST", path, body, resource: this.label(props) });
+    const created = res.body;
+    if (typeof created?.id !== "string" || created.id === "") {
+      // Created, maybe, but not named: as ambiguous as a lost answer (the object is looked up by name).
+      throw new ApiError({
+        resource: this.label(props),
+        method: "POST",
+        path,
+        status: res.status,
+        serverMessage: "the answer has no id",
+        ambiguous: true,
+      });
+    }
+    markHeld(this.kind, created.id);
+    return created;
   }
 
   patch(ctx: ResourceContext, props: Props, id: string, body: Props): Promise<ServerObject> {
@@ -68,13 +87,7 @@ export class FrontdoorCollection {
     return match && this.get(ctx, props, match.id);
   }
 
-  private send(
-    ctx: ResourceContext,
-    props: Props,
-    method: "POST" | "PATCH" | "PUT",
-    path: string,
-    body: Props,
-  ) {
+  private send(ctx: ResourceContext, props: Props, method: "PATCH" | "PUT", path: string, body: Props) {
     return ctx.frontdoor().call<ServerObject>({ method, path, body, resource: this.label(props) });
   }
 }

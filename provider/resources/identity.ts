@@ -249,11 +249,8 @@ function pick(value: unknown, keys: string[]): Props {
 }
 
 async function create(ctx: ResourceContext, inputs: IdentityInputs) {
-  const id = await collection.create(ctx, inputs, {
-    ...body(inputs),
-    ...defined({ enrollment: inputs.enrollment }),
-  });
-  return { id, outs: outputs(await collection.require(ctx, inputs, id), inputs) };
+  const enrollment = defined({ enrollment: inputs.enrollment });
+  return collection.createAndRead(ctx, inputs, { ...body(inputs), ...enrollment }, outputs);
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: IdentityInputs) {
@@ -379,4 +376,15 @@ export const identity = {
   create,
   update,
   ...collectionOperations(collection, outputs),
+  async findExisting(ctx, inputs) {
+    const server = await collection.findByName(ctx, inputs);
+    if (!server) return undefined;
+    const outs = outputs(server, inputs);
+    // The API never returns the enrollment in its declared form, but whether one of the declared
+    // method is pending shows: an identity without it (enrolled already, or made without one) is not
+    // what is declared, and is not adopted.
+    const method = inputs.enrollment && Object.keys(inputs.enrollment)[0];
+    if (method && !tagsOf(server.enrollment)[method]) outs.enrollment = null;
+    return { id: server.id, outs };
+  },
 } satisfies ResourceDefinition<IdentityInputs>;

@@ -1,5 +1,7 @@
 // The read, delete, list and adoption-by-name that every API-backed resource has, written once over
-// its collection (Frontdoor or Edge). A resource supplies how a server object becomes its state.
+// its collection (Frontdoor or Edge), and what makes a create transactional as the engine sees it.
+// A resource supplies how a server object becomes its state.
+import { PartialFailureError } from "../http/errors";
 import type { Props, ResourceContext } from "../resource";
 
 export type ServerObject = Props & { id: string };
@@ -39,4 +41,68 @@ export function collectionOperations(
           }))
       : undefined,
   };
+}
+
+/**
+ * What follows a create's POST (reading the object back, waiting for it, verifying it). Once the
+ * server has the object its id must reach the engine: a failure here becomes a PartialFailureError
+ * carrying the id and the state known without that step (`known`: built from the inputs and the
+ * create's answer; the inputs alone should building it fail), so the engine keeps the object in the
+ * state instead of leaving an orphan that blocks the name on the next run.
+ */
+export async function completeCreate<O extends Props>(
+  label: string,
+  id: string,
+  inputs: Props,
+  known: () => Props,
+  finish: () => Promise<O>,
+): Promise<{ id: string; outs: O }> {
+  try {
+    return { id, outs: await finish() };
+  } catch (err) {
+    throw partialFailure(label, id, inputs, known, err);
+  }
+}
+
+/** The error for an object that exists although its create (or adoption) did not finish. */
+export function partialFailure(
+  label: string,
+  id: string,
+  inputs: Props,
+  known: () => Props,
+  err: unknown,
+): PartialFailureError {
+  if (err instanceof PartialFailureError) return err;
+  let properties: Props;
+  try {
+    properties = known();
+  } catch {
+    properties = { ...inputs };
+  }
+  const why = err instanceof Error ? err.message : String(err);
+  return new PartialFailureError(
+    `${label} (id ${id}) exists, but its create did not complete: ${why}. It is kept in the state: ` +
+      "the next up completes it, a refresh reads it.",
+    id,
+    properties,
+  );
+}
+
+/**
+ * Objects this provider process created or was told about (diff, read, update, delete) in this run,
+ * by kind. A create that meets a name clash never adopts one of them: it belongs to another resource
+ * of the deployment (e.g. two resources declaring the same name, created at the same time).
+ */
+const held = new Set<string>();
+
+export function markHeld(kind: string, id: string): void {
+  held.add(`${kind}\u0000${id}`);
+}
+
+export function releaseHeld(kind: string, id: string): void {
+  held.delete(`${kind}\u0000${id}`);
+}
+
+export function isHeld(kind: string, id: string): boolean {
+  return held.has(`${kind}\u0000${id}`);
 }

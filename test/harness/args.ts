@@ -4,7 +4,8 @@ import type { Command, HarnessOptions } from "./types";
 export const USAGE =
   "usage: harness <up|preview|refresh|destroy> <program-dir> [--state FILE] [--stack NAME]\n" +
   "       [--config key=value ...] [--secret-config key=value ...] [--expect-no-changes] [--refresh] [--json]\n" +
-  "       [--parallel N] [--debug]";
+  "       [--parallel N] [--debug]\n" +
+  "       refresh only: [--import-pending-creates URN --import-pending-creates ID ...] [--clear-pending-creates]";
 
 const COMMANDS = new Set(["up", "preview", "refresh", "destroy"]);
 
@@ -51,6 +52,13 @@ export function parseArgs(argv: string[]): ParsedArgs {
         opts.parallel = n;
         break;
       }
+      case "--import-pending-creates":
+        // Like pulumi: a flat list, each URN followed by its ID (the flag given once per value).
+        opts.importPendingCreates = [...(opts.importPendingCreates ?? []), next()];
+        break;
+      case "--clear-pending-creates":
+        opts.clearPendingCreates = true;
+        break;
       case "--expect-no-changes":
         opts.expectNoChanges = true;
         break;
@@ -67,6 +75,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
         throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
+  if (opts.importPendingCreates || opts.clearPendingCreates) {
+    if (command !== "refresh") throw new Error("pending creates are resolved by refresh only");
+    if ((opts.importPendingCreates?.length ?? 0) % 2 !== 0) {
+      throw new Error("each URN must be followed by an ID: found an odd number of entries");
+    }
+  }
   return { command: command as Command, opts, json };
 }
 
@@ -80,6 +94,8 @@ export function toArgs(command: Command, opts: HarnessOptions): string[] {
   if (opts.stack) args.push("--stack", opts.stack);
   for (const [k, v] of Object.entries(opts.config ?? {})) args.push("--config", `${k}=${v}`);
   if (opts.parallel) args.push("--parallel", String(opts.parallel));
+  for (const v of opts.importPendingCreates ?? []) args.push("--import-pending-creates", v);
+  if (opts.clearPendingCreates) args.push("--clear-pending-creates");
   if (opts.expectNoChanges) args.push("--expect-no-changes");
   if (opts.refresh) args.push("--refresh");
   if (opts.debug) args.push("--debug");

@@ -2,6 +2,7 @@
 // against the real dynamic-provider host, the way `pulumi up` does. See README-style notes in index.ts.
 import { parseArgs, SECRET_CONFIG_ENV } from "./args";
 import { formatFailures, formatHeader, formatReport, formatStep } from "./format";
+import { killAllHosts } from "./host";
 import { projectName } from "./project";
 import { Session } from "./session";
 import { setStackConfig } from "./stackConfig";
@@ -83,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
     await write(process.stderr, `error: ${e.message}\n`);
     return 2;
   }
+  current = session;
   // Text output streams a line per step as it finishes (a thousand resources never sit silent);
   // --json prints one document at the end.
   if (!json) {
@@ -100,23 +102,60 @@ async function main(argv: string[]): Promise<number> {
   } catch (e: any) {
     session.fail({ message: e.message });
   }
-  const hostLog = await session.hostLog();
   const report = await session.close();
+  // After close: the host has stopped, so everything it printed has been read.
+  const hostLog = await session.hostLog();
   if (opts.expectNoChanges) checkExpectNoChanges(report);
 
   await write(process.stdout, json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, true));
   if (!report.ok) {
     await write(process.stderr, formatFailures(report));
     if (hostLog && !opts.debug) await write(process.stderr, `\ndynamic-provider host output:\n${hostLog}`);
+  } else if (!opts.debug) {
+    // The Pulumi CLI shows what a provider writes to stderr: the provider's warnings (e.g. an object
+    // adopted instead of created) reach the user of a run that succeeded, too.
+    const warnings = hostLog.split("\n").filter((line) => line.includes("] warning: "));
+    if (warnings.length) await write(process.stderr, `${warnings.join("\n")}\n`);
   }
   return report.ok ? 0 : 1;
 }
 
+/** The session under way, for the signal and crash handlers. */
+let current: Session | undefined;
+
+/**
+ * Leaves at once, as a killed `pulumi` would, but tidily: the state is written as it stands (the
+ * operations under way stay pending in it, for the next run to report), and the host's process group
+ * is killed, so nothing is left running. Synchronous: called from signal and crash handlers.
+ */
+function leave(code: number, message: string): never {
+  process.stderr.write(message);
+  try {
+    current?.saveNow();
+  } catch (e: any) {
+    process.stderr.write(`harness: could not write the state: ${e?.message ?? e}\n`);
+  }
+  killAllHosts();
+  process.exit(code);
+}
+
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const) {
+  process.once(signal, () => {
+    const pending = current?.state.pendingOperations.length ?? 0;
+    leave(
+      code,
+      `\nharness: ${signal}: stopped with ${pending} operation(s) under way, left pending in the state\n`,
+    );
+  });
+}
+// A crash anywhere (an exception thrown outside the awaited chain, e.g. in a scheduled state write).
+process.on("uncaughtException", (e: any) => leave(3, `harness crashed: ${e?.stack ?? e}\n`));
+
 // Exit explicitly: the Pulumi runtime can keep handles open after the program finished.
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  async (e) => {
-    await write(process.stderr, `harness crashed: ${e?.stack ?? e}\n`);
-    process.exit(3);
-  },
+  (e) => leave(3, `harness crashed: ${e?.stack ?? e}\n`),
 );

@@ -1,20 +1,28 @@
 // The harness commands: up / preview (run the program, then delete what it no longer declares),
 // refresh (see refresh.ts) and destroy.
 import { deleteAll } from "./deletes";
+import { keepPendingCreates, resolvePending, warnPending } from "./pending";
 import { runProgram } from "./program";
 import { refresh } from "./refresh";
 import { maskSecrets } from "./secrets";
 import type { Session } from "./session";
 
 export async function run(s: Session): Promise<void> {
+  // pulumi 3.259 warns about pending operations on up and destroy, not on preview or refresh.
+  if (s.command === "up" || s.command === "destroy") warnPending(s);
+  const found = [...s.state.pendingOperations];
   switch (s.command) {
-    case "up":
     case "preview":
       return up(s);
+    case "up":
+      await up(s);
+      return keepPendingCreates(s, found);
     case "refresh":
+      await resolvePending(s);
       return refresh(s);
     case "destroy":
-      return deleteAll(s, [...s.state.resources]);
+      await deleteAll(s, [...s.state.resources]);
+      return keepPendingCreates(s, found);
   }
 }
 

@@ -8,6 +8,7 @@
 // A wrong passphrase or key file makes decryption fail with a clear error instead of returning garbage.
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import * as path from "node:path";
 
 export interface Cipher {
   encrypt(plain: unknown): string;
@@ -24,8 +25,20 @@ function keyMaterial(stateFile: string): Buffer {
     if (e.code !== "ENOENT") throw e;
   }
   const key = crypto.randomBytes(32);
-  // "wx": never overwrite a key another process just created.
-  fs.writeFileSync(keyFile, key.toString("base64"), { mode: 0o600, flag: "wx" });
+  // The key may be needed before the first state write made the state's folder (a fresh program
+  // folder): make it here. Written whole under a temporary name, then linked into place, so no
+  // reader ever sees a partial key and a key another process just created is never overwritten.
+  fs.mkdirSync(path.dirname(keyFile), { recursive: true });
+  const tmp = `${keyFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, key.toString("base64"), { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, keyFile);
+  } catch (e: any) {
+    if (e.code !== "EEXIST") throw e;
+    return Buffer.from(fs.readFileSync(keyFile, "utf8").trim(), "base64");
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
   return key;
 }
 

@@ -7,7 +7,7 @@ export async function deleteResource(s: Session, r: StateResource): Promise<void
   if (s.preview) return;
   if (!r.retainOnDelete) {
     const host = await s.host();
-    await host.delete(r.urn, r.id, r.outputs, r.inputs);
+    await s.operation("deleting", r, () => host.delete(r.urn, r.id, r.outputs, r.inputs));
   }
   s.state.resources = s.state.resources.filter((x) => x !== r);
   s.save();

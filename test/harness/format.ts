@@ -61,6 +61,12 @@ export function formatReport(r: Report, streamed = false): string {
         lines.push(`        ~ ${leaf.path}: ${value(leaf.old)} => ${value(leaf.new)}`);
     }
   }
+  if (r.warnings?.length) {
+    // Like the CLI's "Diagnostics:" section.
+    lines.push("", "Warnings:");
+    for (const w of r.warnings)
+      lines.push(w.replace(/^/gm, "    warning: ").replace(/\n {4}warning: /g, "\n      "));
+  }
   const outputs = Object.entries(r.outputs);
   if (outputs.length > 0) {
     lines.push("", "Outputs:");

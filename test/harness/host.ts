@@ -50,6 +50,31 @@ function hostEntry(programDir: string): string {
   }
 }
 
+const watchdog = path.join(__dirname, "host-watchdog.js");
+
+/** Hosts started by this process and not yet stopped: killed, with their process groups, on any exit. */
+const live = new Set<ChildProcess>();
+
+/**
+ * Kills every host this process started, synchronously (usable in `exit` and signal handlers). Each
+ * host runs in a process group of its own, so whatever it started goes too.
+ */
+export function killAllHosts(signal: NodeJS.Signals = "SIGKILL"): void {
+  for (const child of live) killGroup(child, signal);
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+// A harness that ends in any way but a SIGKILL takes its hosts with it (the watchdog covers SIGKILL).
+process.on("exit", () => killAllHosts());
+
 export class Host {
   private output = "";
   private client: any;
@@ -64,12 +89,17 @@ export class Host {
 
   /** Starts the host in `programDir` (so the provider's `require("pulumi-frontdoor/...")` resolves there). */
   static async start(programDir: string, env: NodeJS.ProcessEnv, debug: boolean): Promise<Host> {
-    // Any engine address works: the host never calls back.
-    const child = spawn(process.execPath, [hostEntry(programDir), "127.0.0.1:1"], {
+    // Any engine address works: the host never calls back. Its own process group (detached), so a
+    // Ctrl-C in the terminal reaches only the harness, which then stops the host itself; its stdin
+    // is a pipe the watchdog watches.
+    const child = spawn(process.execPath, ["--require", watchdog, hostEntry(programDir), "127.0.0.1:1"], {
       cwd: programDir,
       env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     });
+    live.add(child);
+    child.once("exit", () => live.delete(child));
     const host = new Host(child, debug);
     const port = await new Promise<number>((resolve, reject) => {
       let stdout = "";
@@ -105,7 +135,20 @@ export class Host {
 
   private call(method: string, req: any): Promise<any> {
     return new Promise((resolve, reject) => {
-      this.client[method](req, (err: any, resp: any) => (err ? reject(toHostError(err)) : resolve(resp)));
+      this.client[method](req, async (err: any, resp: any) => {
+        if (!err) return resolve(resp);
+        // A host that died (killed, crashed) fails every call under way: say so, not just
+        // "UNAVAILABLE" (its exit may be seen a moment after the broken connection).
+        if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED) {
+          await Promise.race([this.exited, new Promise((r) => setTimeout(r, 500))]);
+        }
+        const { exitCode, signalCode } = this.child;
+        if (exitCode !== null || signalCode !== null) {
+          const how = signalCode ?? `code ${exitCode}`;
+          return reject(new HostError(`the dynamic-provider host exited (${how}) during ${method}`));
+        }
+        reject(toHostError(err));
+      });
     });
   }
 
@@ -192,6 +235,11 @@ export class Host {
     };
   }
 
+  /** The host's process id (its process group has the same id). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Peak resident memory of the host process so far (Linux: VmHWM), in bytes; undefined elsewhere. */
   peakRssBytes(): number | undefined {
     try {
@@ -206,7 +254,7 @@ export class Host {
   async stop(): Promise<void> {
     this.client?.close();
     if (this.child.exitCode === null && this.child.signalCode === null) {
-      this.child.kill();
+      killGroup(this.child, "SIGTERM");
       await this.exited;
     }
   }

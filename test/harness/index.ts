@@ -8,7 +8,7 @@
 // State: a JSON file (default `<program-dir>/.state/<stack>.json`). Secret values in it are
 // encrypted with AES-256-GCM; the key is derived with scrypt from env PULUMI_CONFIG_PASSPHRASE or,
 // when that is unset, from a random key in `<state file>.key` (mode 0600, created on first use).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { SECRET_CONFIG_ENV, toArgs } from "./args";
 import type { Command, HarnessOptions, Report } from "./types";
@@ -29,6 +29,14 @@ const repoRoot = path.resolve(__dirname, "..", "..");
 const boot = path.join(__dirname, "boot.js");
 
 export function runHarness(command: Command, opts: HarnessOptions): Promise<HarnessResult> {
+  return startHarness(command, opts).result;
+}
+
+/** Like runHarness, with the harness process at hand (to signal or kill it while it runs). */
+export function startHarness(
+  command: Command,
+  opts: HarnessOptions,
+): { child: ChildProcess; result: Promise<HarnessResult> } {
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   if (opts.secretConfig && Object.keys(opts.secretConfig).length > 0) {
     env[SECRET_CONFIG_ENV] = JSON.stringify(opts.secretConfig);
@@ -52,7 +60,7 @@ export function runHarness(command: Command, opts: HarnessOptions): Promise<Harn
     stderr += c.toString();
     if (opts.echo) process.stderr.write(c);
   });
-  return new Promise((resolve, reject) => {
+  const result = new Promise<HarnessResult>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code) => {
       let report: any = null;
@@ -64,4 +72,5 @@ export function runHarness(command: Command, opts: HarnessOptions): Promise<Harn
       resolve({ exitCode: code ?? 1, stdout, stderr, report });
     });
   });
+  return { child, result };
 }

@@ -5,17 +5,26 @@ import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
 import { readStackConfig } from "./stackConfig";
-import { dependencyOrder, type HarnessState, type StateResource, StateStore } from "./state";
+import {
+  dependencyOrder,
+  type HarnessState,
+  type PendingOperation,
+  type PendingType,
+  StateLock,
+  type StateResource,
+  StateStore,
+} from "./state";
 
 export { dependencyOrder } from "./state";
 
-import type { Command, Failure, HarnessOptions, Op, Report, ResourceReport } from "./types";
+import type { Command, Failure, HarnessOptions, Op, PendingReport, Report, ResourceReport } from "./types";
 
 export class Session {
   readonly project: string;
   readonly stack: string;
   readonly programDir: string;
   readonly store: StateStore;
+  readonly lock: StateLock;
   readonly state: HarnessState;
   readonly limit: Limiter;
   readonly report: Report;
@@ -32,7 +41,15 @@ export class Session {
     this.store = new StateStore(
       path.resolve(opts.stateFile ?? path.join(this.programDir, ".state", `${this.stack}.json`)),
     );
-    this.state = this.store.load(this.project, this.stack);
+    this.lock = new StateLock(`${this.store.file}.lock`);
+    // Preview never writes the state: it needs no lock.
+    const tookOver = this.preview ? undefined : this.lock.acquire();
+    try {
+      this.state = this.store.load(this.project, this.stack);
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
     this.state.project = this.project;
     this.state.stack = this.stack;
     // The stack's `Pulumi.<stack>.yaml`, as the CLI reads it; then, like `pulumi up -c k=v`, config
@@ -57,6 +74,9 @@ export class Session {
       summary: {},
       changes: [],
       failures: [],
+      pendingOperations: this.state.pendingOperations.map(pendingReport),
+      pendingAfter: [],
+      warnings: tookOver ? [tookOver] : [],
       durationMs: 0,
       pid: process.pid,
     };
@@ -75,6 +95,7 @@ export class Session {
         PULUMI_NODEJS_STACK: this.stack,
       };
       const host = await Host.start(this.programDir, env, this.opts.debug ?? false);
+      this.report.hostPid = host.pid;
       try {
         await host.configure(stripSecrets(this.state.config));
       } catch (e) {
@@ -97,6 +118,38 @@ export class Session {
   }
 
   private saveScheduled = false;
+
+  /**
+   * Records that `type` is about to be done to `resource` and writes that to disk before returning,
+   * as Pulumi does: if the run dies before the call's result is recorded, the next run finds the
+   * operation pending and says so. `end` removes it in the same write as the result.
+   */
+  async operation<T>(type: PendingType, resource: StateResource, call: () => Promise<T>): Promise<T> {
+    if (this.preview) return call();
+    const op: PendingOperation = { type, resource };
+    this.state.pendingOperations.push(op);
+    if (!this.store.started) this.state.resources = dependencyOrder(this.state.resources);
+    this.store.save(this.state, false, true);
+    try {
+      return await call();
+    } finally {
+      // Ended whatever the outcome, as the engine does: a failed call answered by the provider
+      // says what happened (an init failure carries the object it made, kept by the caller).
+      this.state.pendingOperations = this.state.pendingOperations.filter((x) => x !== op);
+      this.save();
+    }
+  }
+
+  /**
+   * Writes the state now, as it is (pending operations included), with a complete snapshot: for a
+   * harness about to exit on a signal or a crash.
+   */
+  saveNow(): void {
+    if (this.preview) return;
+    this.saveScheduled = true;
+    this.flush(true);
+    this.lock.release();
+  }
 
   private flush(final = false): void {
     if (!this.saveScheduled && !final) return;
@@ -143,6 +196,8 @@ export class Session {
       this.report.hostPeakRssBytes = host?.peakRssBytes();
       await host?.stop();
     }
+    this.report.pendingAfter = this.state.pendingOperations.map(pendingReport);
+    this.lock.release();
     this.report.durationMs = Date.now() - this.started;
     // maxRSS is in kilobytes.
     this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;
@@ -154,4 +209,9 @@ export class Session {
     const host = await this.hostPromise?.catch(() => undefined);
     return host?.log ?? "";
   }
+}
+
+export function pendingReport(op: PendingOperation): PendingReport {
+  const { urn, name, type, id } = op.resource;
+  return { urn, name, type, op: op.type, id };
 }

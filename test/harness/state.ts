@@ -2,6 +2,7 @@
 // In memory secrets are in Pulumi's marked form `{[SIG_KEY]: SECRET_SIG, value}`; on disk `value` is
 // replaced by `ciphertext` (crypto.ts). Nothing secret is ever written in plaintext.
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { type Cipher, makeCipher, newSalt } from "./crypto";
 import { mapSecrets } from "./secrets";
@@ -22,6 +23,24 @@ export interface StateResource {
   retainOnDelete?: boolean;
   /** The old object of a create-before-delete replace, still to be deleted (same URN as its successor). */
   pendingDelete?: boolean;
+  /**
+   * Why the object's create (or update) did not finish although the object exists (the host's
+   * partial failure): as in Pulumi, the next `up` updates it even when nothing changed.
+   */
+  initErrors?: string[];
+}
+
+/**
+ * An operation the engine started on the provider and has not seen finish, as Pulumi keeps them
+ * (`pending_operations` in `pulumi stack export`): written before the call goes out, removed in the
+ * same write that records its result. One left in the state means the run was interrupted while the
+ * call was under way: a `creating` one may have left an object the state does not know.
+ */
+export type PendingType = "creating" | "updating" | "deleting" | "importing";
+export interface PendingOperation {
+  type: PendingType;
+  /** The resource as the call was about to make it (`id` "" for a create, or the imported id). */
+  resource: StateResource;
 }
 
 export interface HarnessState {
@@ -34,6 +53,8 @@ export interface HarnessState {
   resources: StateResource[];
   /** The program's exports from the last `up`. */
   outputs: Record<string, any>;
+  /** Operations under way (or interrupted: left over from a run that did not finish). */
+  pendingOperations: PendingOperation[];
 }
 
 interface StateFile extends HarnessState {
@@ -41,7 +62,7 @@ interface StateFile extends HarnessState {
 }
 
 export function emptyState(project: string, stack: string): HarnessState {
-  return { version: 1, project, stack, config: {}, resources: [], outputs: {} };
+  return { version: 1, project, stack, config: {}, resources: [], outputs: {}, pendingOperations: [] };
 }
 
 /**
@@ -57,6 +78,8 @@ export class StateStore {
   private cipher: Cipher | undefined;
   /** What the files hold, per resource key: the parts of the resource as they were last written. */
   private written = new Map<string, unknown[]>();
+  /** The pending operations the files hold, per operation key. */
+  private writtenPending = new Map<string, PendingOperation>();
   private writtenHead: unknown[] | undefined;
   private snapshotBytes = 0;
   private journalBytes = 0;
@@ -67,6 +90,11 @@ export class StateStore {
 
   get journalFile(): string {
     return `${this.file}.journal`;
+  }
+
+  /** Whether this store has written the state yet (a snapshot comes first). */
+  get started(): boolean {
+    return this.writtenHead !== undefined;
   }
 
   /** Whether a journal is on disk (appended by this run, or left by an interrupted one). */
@@ -100,7 +128,7 @@ export class StateStore {
       const { encryptionSalt, ...stored } = JSON.parse(raw) as StateFile;
       this.salt = encryptionSalt;
       this.saltWritten = encryptionSalt !== undefined;
-      state = stored;
+      state = { ...stored, pendingOperations: stored.pendingOperations ?? [] };
     }
     state = this.replayJournal(state);
     return mapSecrets(state, (s) => ({
@@ -119,36 +147,77 @@ export class StateStore {
     }
     this.replayed = true;
     const resources = new Map(state.resources.map((r) => [resourceKey(r), r]));
+    const pending = new Map(state.pendingOperations.map((op) => [operationKey(op), op]));
     let head = { config: state.config, outputs: state.outputs };
     for (const line of text.split("\n")) {
-      let entry: JournalEntry;
+      // One line per write, all of its entries together: a step's result and the end of its
+      // pending operation are applied both or neither.
+      let entries: JournalEntry[];
       try {
-        entry = JSON.parse(line);
+        const parsed = JSON.parse(line);
+        entries = Array.isArray(parsed) ? parsed : [parsed];
       } catch {
         continue; // a line torn by a crash while it was written, or the empty end
       }
-      if (entry.salt) {
-        this.salt ??= entry.salt;
-        this.saltWritten = true;
+      for (const entry of entries) {
+        if (entry.salt) {
+          this.salt ??= entry.salt;
+          this.saltWritten = true;
+        }
+        if (entry.put) resources.set(resourceKey(entry.put), entry.put);
+        if (entry.del) resources.delete(entry.del);
+        if (entry.head) head = entry.head;
+        if (entry.pend) pending.set(operationKey(entry.pend), entry.pend);
+        if (entry.unpend) pending.delete(entry.unpend);
       }
-      if (entry.put) resources.set(resourceKey(entry.put), entry.put);
-      if (entry.del) resources.delete(entry.del);
-      if (entry.head) head = entry.head;
     }
-    return { ...state, ...head, resources: dependencyOrder([...resources.values()]) };
+    return {
+      ...state,
+      ...head,
+      resources: dependencyOrder([...resources.values()]),
+      pendingOperations: [...pending.values()],
+    };
   }
 
   /**
    * Records the state: appends what changed since the last write to the journal, or writes a
    * snapshot (the first write, a journal grown past the snapshot, or `final`).
    */
-  save(state: HarnessState, final = false): void {
+  save(state: HarnessState, final = false, pendingOnly = false): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     if (final || this.writtenHead === undefined || this.journalBytes > Math.max(this.snapshotBytes, 65_536)) {
       this.writeSnapshot(state);
       return;
     }
     const entries: JournalEntry[] = [];
+    const pendingNow = new Set<string>();
+    for (const op of state.pendingOperations) {
+      const key = operationKey(op);
+      pendingNow.add(key);
+      if (this.writtenPending.get(key) === op) continue;
+      entries.push({ pend: this.encrypted(op) });
+      this.writtenPending.set(key, op);
+    }
+    if (!pendingOnly) this.resourceEntries(state, entries);
+    // Ended operations go last, in the same line as the results they made.
+    for (const key of [...this.writtenPending.keys()]) {
+      if (pendingNow.has(key) || pendingOnly) continue;
+      entries.push({ unpend: key });
+      this.writtenPending.delete(key);
+    }
+    if (entries.length === 0) return;
+    // The salt made for the first secret after the last snapshot travels in the journal.
+    if (this.salt && !this.saltWritten) {
+      entries[0] = { ...entries[0], salt: this.salt };
+      this.saltWritten = true;
+    }
+    const text = `${JSON.stringify(entries)}\n`;
+    fs.appendFileSync(this.journalFile, text);
+    this.journalBytes += Buffer.byteLength(text);
+    this.bytesWritten += Buffer.byteLength(text);
+  }
+
+  private resourceEntries(state: HarnessState, entries: JournalEntry[]): void {
     const present = new Set<string>();
     for (const r of state.resources) {
       const key = resourceKey(r);
@@ -169,16 +238,6 @@ export class StateStore {
       entries.push({ head: this.encrypted({ config: state.config, outputs: state.outputs }) });
       this.writtenHead = head;
     }
-    if (entries.length === 0) return;
-    // The salt made for the first secret after the last snapshot travels in the journal.
-    if (this.salt && !this.saltWritten) {
-      entries[0] = { ...entries[0], salt: this.salt };
-      this.saltWritten = true;
-    }
-    const text = `${entries.map((e) => JSON.stringify(e)).join("\n")}\n`;
-    fs.appendFileSync(this.journalFile, text);
-    this.journalBytes += Buffer.byteLength(text);
-    this.bytesWritten += Buffer.byteLength(text);
   }
 
   private writeSnapshot(state: HarnessState): void {
@@ -196,6 +255,7 @@ export class StateStore {
     this.bytesWritten += this.snapshotBytes;
     this.journalBytes = 0;
     this.written = new Map(state.resources.map((r) => [resourceKey(r), resourceParts(r)]));
+    this.writtenPending = new Map(state.pendingOperations.map((op) => [operationKey(op), op]));
     this.writtenHead = [state.config, state.outputs];
   }
 
@@ -210,10 +270,19 @@ interface JournalEntry {
   del?: string;
   head?: { config: Record<string, any>; outputs: Record<string, any> };
   salt?: string;
+  /** An operation that started. */
+  pend?: PendingOperation;
+  /** The key of an operation that ended. */
+  unpend?: string;
+}
+
+/** A pending operation's identity: a resource has at most one operation of each type under way. */
+export function operationKey(op: PendingOperation): string {
+  return `${op.type}\u0000${resourceKey(op.resource)}`;
 }
 
 /** A resource's identity in the state: its URN, and whether it is the old half of a replacement. */
-function resourceKey(r: StateResource): string {
+export function resourceKey(r: StateResource): string {
   return `${r.urn}${r.pendingDelete ? "\u0000old" : ""}`;
 }
 
@@ -263,6 +332,75 @@ function withoutCiphertext(s: Record<string, unknown>) {
 function withoutValue(s: Record<string, unknown>) {
   const { value: _v, ...rest } = s;
   return rest;
+}
+
+/**
+ * The state's lock (`<state file>.lock`), like the lock a Pulumi backend takes for an update: two runs
+ * on one state would each overwrite what the other recorded. The CLI keeps a lock left by a killed
+ * run until `pulumi cancel`; the harness knows which process holds its lock, and takes over a lock
+ * whose process is gone (saying so), so a killed run needs no extra step.
+ */
+export class StateLock {
+  private held = false;
+
+  constructor(readonly file: string) {}
+
+  /** Takes the lock; returns a warning when it took over the lock of a run that is gone. */
+  acquire(): string | undefined {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    const take = () => {
+      fs.writeFileSync(this.file, mine, { flag: "wx" });
+      this.held = true;
+    };
+    try {
+      take();
+      return undefined;
+    } catch (e: any) {
+      if (e.code !== "EEXIST") throw lockError(this.file, e);
+    }
+    const holder = readLock(this.file);
+    if (holder && holder.host === os.hostname() && alive(holder.pid)) {
+      throw new Error(
+        `the state ${this.file.replace(/\.lock$/, "")} is locked by harness process ${holder.pid} ` +
+          `(since ${holder.at}): wait for it to end`,
+      );
+    }
+    fs.rmSync(this.file, { force: true });
+    try {
+      take();
+    } catch (e: any) {
+      throw lockError(this.file, e); // another run took it in between
+    }
+    return `took over the lock of an interrupted run (process ${holder?.pid ?? "unknown"}, gone)`;
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+function readLock(file: string): { pid: number; host: string; at: string } | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined; // torn or gone: no live holder can be named
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e.code === "EPERM";
+  }
+}
+
+function lockError(file: string, e: any): Error {
+  return new Error(`cannot lock the state (${file}): ${e.message}`);
 }
 
 /** Decrypted state for assertions (secrets in marked form `{[SIG_KEY]: SECRET_SIG, value}`). */

@@ -76,7 +76,9 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   };
 
   if (!old && reg.importId) {
-    const read = await host.read(reg.urn, reg.importId, inputs, inputs);
+    const read = await s.operation("importing", entry(reg.importId, {}), () =>
+      host.read(reg.urn, reg.importId, inputs, inputs),
+    );
     if (!read.id) throw new Error(`import of ${reg.name}: object ${reg.importId} does not exist`);
     const diff = await host.diff(reg.urn, read.id, read.outputs, inputs, read.inputs ?? inputs);
     if (diff.changes) {
@@ -93,11 +95,17 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   if (!old) return done(await create(s, reg, entry, inputs), "create");
 
   const diff = await host.diff(reg.urn, old.id, old.outputs, inputs, old.inputs);
-  if (!diff.changes) return done({ ...entry(old.id, old.outputs), outputs: old.outputs }, "same");
+  // An object whose create did not finish is updated although nothing changed (Pulumi's step
+  // generator does the same for a resource with init errors): the update finishes the work.
+  const unfinished = (old.initErrors?.length ?? 0) > 0;
+  if (!diff.changes && !unfinished)
+    return done({ ...entry(old.id, old.outputs), outputs: old.outputs }, "same");
 
   if (diff.replaces.length === 0) {
     if (s.preview) return done(entry(old.id, stripSecrets(inputs)), "update");
-    const outputs = await host.update(reg.urn, old.id, old.outputs, inputs, old.inputs);
+    const outputs = await s.operation("updating", { ...old, inputs }, () =>
+      host.update(reg.urn, old.id, old.outputs, inputs, old.inputs),
+    );
     return done(entry(old.id, outputs), "update");
   }
 
@@ -124,13 +132,13 @@ async function create(
   if (s.preview) return entry("", stripSecrets(inputs));
   const host = await s.host();
   try {
-    const created = await host.create(reg.urn, inputs);
+    const created = await s.operation("creating", entry("", {}), () => host.create(reg.urn, inputs));
     return entry(created.id, created.outputs);
   } catch (e) {
     // The object exists although the create failed (init failure): keep it in state, never orphan it.
     if (e instanceof HostError && e.created) {
       if (replacing) replacing.pendingDelete = true;
-      s.state.resources.push(entry(e.created.id, e.created.outputs));
+      s.state.resources.push({ ...entry(e.created.id, e.created.outputs), initErrors: [e.message] });
       s.save();
     }
     throw e;

@@ -15,6 +15,14 @@ export interface HarnessOptions {
   refresh?: boolean;
   /** Exit 1 if anything would change / changed (refresh: drift or a deleted object). */
   expectNoChanges?: boolean;
+  /**
+   * refresh: pending creates left by an interrupted run whose object exists, as a flat list
+   * `[urn, id, urn, id, ...]` like `pulumi refresh --import-pending-creates <urn> --import-pending-creates <id>`:
+   * the object is read by id and recorded as the resource.
+   */
+  importPendingCreates?: string[];
+  /** refresh: drop every pending create from the state (`pulumi refresh --clear-pending-creates`). */
+  clearPendingCreates?: boolean;
   /** Concurrent steps, default 16. */
   parallel?: number;
   /** Extra environment for the harness process and the host it starts. */
@@ -74,6 +82,17 @@ export interface Change {
   properties: PropertyChange[];
 }
 
+/** An operation an earlier run started and never saw finish (Pulumi's `pending_operations`). */
+export interface PendingReport {
+  urn: string;
+  name: string;
+  type: string;
+  /** What was under way: `creating` may have left an object the state does not know. */
+  op: "creating" | "updating" | "deleting" | "importing";
+  /** The id when known (updating, deleting, importing). */
+  id: string;
+}
+
 export interface Failure {
   urn?: string;
   name?: string;
@@ -97,6 +116,12 @@ export interface Report {
   /** Refresh findings (always present, empty for other commands). */
   changes: Change[];
   failures: Failure[];
+  /** Operations an interrupted earlier run left pending, as found when this command started. */
+  pendingOperations: PendingReport[];
+  /** Pending operations still in the state when this command ended (what a next run will report). */
+  pendingAfter: PendingReport[];
+  /** Warnings, as the CLI prints them (e.g. about pending operations). */
+  warnings: string[];
   durationMs: number;
   /** Peak resident memory of the dynamic-provider host (Linux), when a host was started. */
   hostPeakRssBytes?: number;
@@ -104,4 +129,6 @@ export interface Report {
   harnessPeakRssBytes?: number;
   /** The harness process (the host is another process). */
   pid: number;
+  /** The dynamic-provider host process, when one was started (stopped when the harness ends). */
+  hostPid?: number;
 }

@@ -2,9 +2,31 @@
 // limiters do, so retry, backoff and "ambiguous create" handling can be tested for real.
 import { seededRandom } from "./random";
 
-export type FaultKind = "429" | "503" | "drop" | "delay" | "commit-then-drop";
+// "500": an internal error (not retried by clients: a definite failure, e.g. of the read-back after a
+// create). "commit-then-502/503/504": the request is carried out, then a gateway error is answered
+// instead of the real answer (a proxy that timed out on a slow create).
+export type FaultKind =
+  | "429"
+  | "500"
+  | "503"
+  | "drop"
+  | "delay"
+  | "commit-then-drop"
+  | "commit-then-502"
+  | "commit-then-503"
+  | "commit-then-504";
 
-export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "delay", "commit-then-drop"];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  "429",
+  "500",
+  "503",
+  "drop",
+  "delay",
+  "commit-then-drop",
+  "commit-then-502",
+  "commit-then-503",
+  "commit-then-504",
+];
 
 export interface FaultRule {
   /** HTTP method to match (case-insensitive); any when absent. */

@@ -71,6 +71,11 @@ export interface MockServer {
   faults: FaultInjector;
   /** Requests in arrival order (control calls under /__mock/ are not logged). */
   log: RequestLogEntry[];
+  /**
+   * Called as each logged request arrives, before it is answered (in-process tests: e.g. to kill the
+   * client at an exact request, which the mock then still carries out).
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
   clearLog(): void;
   frontdoor: FrontdoorMock;
   edge: EdgeMock;
@@ -157,6 +162,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const entry = logEntry(req);
     log.push(entry);
+    mock.onRequest?.(entry);
     const fault = faults.decide(req.method, req.path);
     if (fault?.kind === "drop") {
       incoming.socket.destroy();
@@ -172,6 +178,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const response = await dispatch(req).catch(internalError);
     if (fault?.kind === "commit-then-drop") {
       incoming.socket.destroy();
+      return;
+    }
+    const gatewayError = fault && committedFaultResponse(fault);
+    if (gatewayError) {
+      entry.status = gatewayError.status;
+      send(res, gatewayError);
       return;
     }
     entry.status = response.status;
@@ -313,7 +325,29 @@ function internalError(error: unknown): MockResponse {
 }
 
 /** 429 / 503 answers in the error shape of the API the path belongs to. */
+/** What a gateway answers once the request behind it was carried out: its own page, not the API's error. */
+function committedFaultResponse(fault: FaultDecision): MockResponse | undefined {
+  const match = /^commit-then-(50[234])$/.exec(fault.kind);
+  if (!match) return undefined;
+  const status = Number(match[1]);
+  const text = { 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" }[status];
+  return {
+    status,
+    headers: { "content-type": "text/html" },
+    body: `<html><body><h1>${status} ${text}</h1></body></html>`,
+  };
+}
+
 function faultResponse(fault: FaultDecision, path: string): MockResponse | undefined {
+  if (fault.kind === "500") {
+    const body = path.startsWith("/edge/")
+      ? {
+          error: { code: "UNHANDLED", message: "internal error (injected)", requestId: `mock-${Date.now()}` },
+          meta: {},
+        }
+      : { error: "internal_error", message: "internal error (injected)" };
+    return { status: 500, body };
+  }
   if (fault.kind !== "429" && fault.kind !== "503") return undefined;
   const status = Number(fault.kind);
   const retryAfter =

@@ -4,7 +4,7 @@
 // The copy lives under test/programs/.work-* (git-ignored) so that the program resolves
 // `pulumi-frontdoor` and `@pulumi/pulumi` from the repository's node_modules, as an installed
 // package: its serialized provider is then a `require`, as in a user's project.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -24,6 +24,11 @@ export interface CliStack {
   dir: string;
   passphrase: string;
   run(args: string[], options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
+  /** `run`, with the CLI process at hand (to signal or kill it while it runs). */
+  start(
+    args: string[],
+    options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  ): { child: ChildProcess; result: Promise<CliResult> };
   /** `run`, failing with the CLI's output unless it exits 0. */
   ok(args: string[], options?: { env?: NodeJS.ProcessEnv }): Promise<CliResult>;
   /** `pulumi stack export --show-secrets=false`, parsed. */
@@ -75,14 +80,14 @@ export async function cliStack(
   };
   fs.mkdirSync(path.join(scratch, "backend"), { recursive: true });
 
-  const run: CliStack["run"] = (args, runOptions = {}) =>
-    new Promise((resolve, reject) => {
-      const child = spawn(pulumi, ["--non-interactive", "--color", "never", ...args], {
-        cwd: dir,
-        env: { ...baseEnv, ...runOptions.env },
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true, // its own process group: a timeout ends the CLI and its plugins together
-      });
+  const start: CliStack["start"] = (args, runOptions = {}) => {
+    const child = spawn(pulumi, ["--non-interactive", "--color", "never", ...args], {
+      cwd: dir,
+      env: { ...baseEnv, ...runOptions.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group: a timeout ends the CLI and its plugins together
+    });
+    const result = new Promise<CliResult>((resolve, reject) => {
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => {
@@ -104,6 +109,9 @@ export async function cliStack(
         resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, output: `${stdout}\n${stderr}` });
       });
     });
+    return { child, result };
+  };
+  const run: CliStack["run"] = (args, runOptions) => start(args, runOptions).result;
 
   const ok: CliStack["ok"] = async (args, runOptions) => {
     const result = await run(args, runOptions);
@@ -143,6 +151,7 @@ export async function cliStack(
     dir,
     passphrase,
     run,
+    start,
     ok,
     exportState,
     idOf,

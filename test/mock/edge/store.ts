@@ -16,6 +16,9 @@ export function newId(): string {
   return randomBytes(7).toString("base64url").slice(0, 9);
 }
 
+/** Stores whose name clash the controller reports in its unique index's words. */
+const INDEXED_NAME_STORES = ["identities", "cas"];
+
 export class Collection<T extends BaseRecord> {
   private readonly records = new Map<string, T>();
 
@@ -72,11 +75,18 @@ export class Collection<T extends BaseRecord> {
     return [...this.records.values()];
   }
 
-  /** Names are unique per store on a controller: 400 COULD_NOT_VALIDATE like a unique index. */
+  /**
+   * Names are unique per store on a controller: 400 COULD_NOT_VALIDATE, cause field `name`. The reason
+   * is the one ziti v1.6.0 gives (test/real-name-clash.test.ts): its unique index's words for
+   * identities and CAs, "name must be unique" for the other stores.
+   */
   assertUniqueName(name: string, exceptId?: string): void {
     for (const record of this.records.values()) {
       if ((record as { name?: unknown }).name === name && record.id !== exceptId) {
-        throw invalidField("name", `duplicate value '${name}' in unique index on ${this.name} store`, name);
+        const reason = INDEXED_NAME_STORES.includes(this.name)
+          ? `duplicate value '${name}' in unique index on ${this.name} store`
+          : "name must be unique";
+        throw invalidField("name", reason, name);
       }
     }
   }

@@ -1,4 +1,4 @@
-// Test program for test/faults.test.ts: `counts` (JSON, per kind) resources of every kind, named
+// Test program for test/faults.test.ts and test/kill.test.ts: `counts` (JSON, per kind) resources of every kind, named
 // `<prefix>-<kind>-<i>`, so the test can compare what the mock holds with what was declared.
 // CAs: config `caCerts` (JSON array of PEM CA certificates) and secret config `caKey<i>` (their keys).
 // Client certificates beyond the number of key pairs upload config `uploadCertPem`.
@@ -99,6 +99,75 @@ range("CertificateRequestToken").map(
     new frontdoor.CertificateRequestToken(`crt-${i}`, {
       name: `${prefix}-crt-${i}`,
       commonName: `${prefix}-field-${i}.example.com`,
+    }),
+);
+
+// The service-side Edge kinds (test/kill.test.ts declares them; counts absent mean none).
+range("EdgeRouter").map(
+  (i) =>
+    new frontdoor.EdgeRouter(`router-${i}`, {
+      name: `${prefix}-router-${i}`,
+      roleAttributes: [`zone-${i % 3}`],
+    }),
+);
+
+range("ExternalJwtSigner").map(
+  (i) =>
+    new frontdoor.ExternalJwtSigner(`signer-${i}`, {
+      name: `${prefix}-signer-${i}`,
+      issuer: `https://login.example.com/realms/${prefix}-${i}`,
+      audience: "openziti",
+      jwksEndpoint: `https://login.example.com/realms/${prefix}-${i}/certs`,
+    }),
+);
+
+range("PostureCheck").map(
+  (i) =>
+    new frontdoor.PostureCheck(`posture-${i}`, {
+      name: `${prefix}-posture-${i}`,
+      typeId: "MFA",
+      roleAttributes: [`group-${i % 4}`],
+    }),
+);
+
+range("ConfigType").map(
+  (i) => new frontdoor.ConfigType(`type-${i}`, { name: `${prefix}-type-${i}.v1`, target: "service" }),
+);
+
+const configs = range("Config").map(
+  (i) =>
+    new frontdoor.Config(`config-${i}`, {
+      name: `${prefix}-config-${i}`,
+      configTypeName: "intercept.v1",
+      data: { protocols: ["tcp"], addresses: [`app-${i}.ziti`], portRanges: [{ low: 443, high: 443 }] },
+    }),
+);
+
+range("Service").map(
+  (i) =>
+    new frontdoor.Service(`service-${i}`, {
+      name: `${prefix}-service-${i}`,
+      roleAttributes: [`app-${i % 3}`],
+      ...(configs.length ? { configs: [configs[i % configs.length].id] } : {}),
+    }),
+);
+
+range("ServicePolicy").map(
+  (i) =>
+    new frontdoor.ServicePolicy(`service-policy-${i}`, {
+      name: `${prefix}-service-policy-${i}`,
+      type: i % 2 === 0 ? "Dial" : "Bind",
+      identityRoles: [`#group-${i % 4}`],
+      serviceRoles: [`#app-${i % 3}`],
+    }),
+);
+
+range("ServiceEdgeRouterPolicy").map(
+  (i) =>
+    new frontdoor.ServiceEdgeRouterPolicy(`serp-${i}`, {
+      name: `${prefix}-serp-${i}`,
+      serviceRoles: [`#app-${i % 3}`],
+      edgeRouterRoles: [`#zone-${i % 3}`],
     }),
 );
 

@@ -65,8 +65,10 @@ export class Cas {
       throw invalidField("certPem", "certificate is not a CA (basicConstraints cA is not true)", certPem);
     }
     const print = fingerprint(cert);
-    if (this.state.cas.all().some((ca) => ca.fingerprint === print)) {
-      throw invalidField("certPem", `duplicate value '${print}' in unique index on fingerprint`, certPem);
+    const sameCertificate = this.state.cas.all().find((ca) => ca.fingerprint === print);
+    if (sameCertificate) {
+      // ziti v1.6.0's words (test/real-name-clash.test.ts).
+      throw invalidField("certPem", `certificate already used as CA ${sameCertificate.id}`, certPem);
     }
     this.state.cas.assertUniqueName(fields.name as string);
     const ca = this.state.cas.insert({

@@ -1,0 +1,269 @@
+// Interrupted runs, as the Pulumi CLI handles them: operations written to the state as pending before
+// each call, reported by the next `up`/`destroy`, resolved by `refresh --import-pending-creates` /
+// `--clear-pending-creates`; the harness never leaves its dynamic-provider host running (error,
+// SIGINT, SIGTERM, even SIGKILL); and a fresh program folder works on the first `up`.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type HarnessOptions, readState, runHarness, startHarness } from "./harness";
+import { makeCipher, newSalt } from "./harness/crypto";
+import { type MockServer, startMockServer } from "./mock/server";
+import { mockConfig } from "./support/engine";
+import { childPids, killAll, running, waitForChild, waitGone } from "./support/processes";
+
+const PROGRAM = path.join(__dirname, "programs", "faults-all");
+const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
+
+describe("interrupted harness runs: pending operations, no process left behind, a fresh folder", function () {
+  this.timeout(120_000);
+  let mock: MockServer;
+  let work: string;
+  let config: Record<string, string>;
+  let secretConfig: Record<string, string>;
+  const started: number[] = [];
+
+  before(async () => {
+    mock = await startMockServer();
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "harness-interrupt-"));
+    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
+    config = { ...plain, counts: JSON.stringify(COUNTS) };
+    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword };
+  });
+  afterEach(() => {
+    mock.onRequest = undefined;
+    mock.faults.clear();
+  });
+  after(async () => {
+    killAll(started); // only if a test failed half way
+    await mock?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const options = (name: string, extra: Partial<HarnessOptions> = {}): HarnessOptions => ({
+    programDir: PROGRAM,
+    stateFile: path.join(work, name, "state.json"),
+    config: { ...config, prefix: name },
+    secretConfig,
+    ...extra,
+  });
+
+  /** Objects on the mock whose name starts with `<prefix>-`, as [name, id]. */
+  function objects(prefix: string): [string, string][] {
+    const fd = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
+    const edge = [...mock.edge.list("identities"), ...mock.edge.list("edge-router-policies")];
+    return [...fd, ...edge]
+      .map((o) => [String(o.name), String(o.id)] as [string, string])
+      .filter(([name]) => name.startsWith(`${prefix}-`));
+  }
+
+  /** Every create is slow, so a signal finds creates under way. */
+  const slowCreates = () => mock.faults.random({ seed: 7, rate: 1, kinds: ["delay"], delayMs: 400 });
+
+  /** Starts `up`, waits for its host and for `posts` creates to reach the mock, then signals the harness. */
+  async function interruptUp(name: string, signal: NodeJS.Signals, posts = 4) {
+    slowCreates();
+    let seen = 0;
+    let reached!: () => void;
+    const enough = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    mock.onRequest = (e) => {
+      if (e.method === "POST" && !e.path.includes("authenticate") && ++seen === posts) reached();
+    };
+    const run = startHarness("up", options(name));
+    const harnessPid = run.child.pid as number;
+    started.push(harnessPid);
+    const hostPid = await waitForChild(harnessPid);
+    started.push(hostPid);
+    await enough;
+    process.kill(harnessPid, signal);
+    const result = await run.result;
+    mock.faults.clear();
+    // Requests that reached the mock are still carried out (after their delay), as a server would.
+    await new Promise((r) => setTimeout(r, 800));
+    return { result, hostPid, harnessPid };
+  }
+
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const) {
+    it(`${signal}: the harness writes the creates under way as pending, kills its host and exits ${code}`, async () => {
+      const name = `sig${code}`;
+      const { result, hostPid } = await interruptUp(name, signal);
+      assert.equal(result.exitCode, code, result.stderr);
+      assert.match(result.stderr, new RegExp(`${signal}: stopped with \\d+ operation\\(s\\) under way`));
+      assert.deepEqual(await waitGone([hostPid]), [], "the host still runs");
+      const state = readState(options(name).stateFile as string);
+      assert.ok(state.pendingOperations.length > 0, "no pending operation recorded");
+      for (const op of state.pendingOperations) {
+        assert.equal(op.type, "creating");
+        assert.equal(op.resource.id, "");
+        // Recorded with the inputs the create was sent with: the declared name.
+        assert.match(String(op.resource.inputs.name), new RegExp(`^${name}-`));
+      }
+      assert.ok(!fs.existsSync(`${options(name).stateFile}.lock`), "the lock was left");
+    });
+  }
+
+  it("SIGKILL: the host goes too (its watchdog sees the harness gone); the next run takes over the lock", async () => {
+    const name = "kill9";
+    const { result, hostPid } = await interruptUp(name, "SIGKILL");
+    assert.equal(result.exitCode, 1); // killed by a signal: no exit code of its own
+    assert.deepEqual(await waitGone([hostPid]), [], "the host outlived a SIGKILLed harness");
+    const stateFile = options(name).stateFile as string;
+    assert.ok(fs.existsSync(`${stateFile}.lock`), "a killed run cannot remove its lock");
+    const pendingKilled = readState(stateFile).pendingOperations;
+    assert.ok(pendingKilled.length > 0, "the journal holds the creates under way");
+
+    // The next `up`: takes over the stale lock, warns as pulumi does, and (the objects of the
+    // interrupted creates exist and match) adopts them by name; the pending creates stay, as with pulumi.
+    const up = await runHarness("up", options(name));
+    assert.equal(up.exitCode, 0, up.stderr);
+    const warnings = up.report.warnings.join("\n");
+    assert.match(warnings, /took over the lock of an interrupted run/);
+    assert.match(
+      warnings,
+      new RegExp(
+        `Attempting to deploy or update resources with ${pendingKilled.length} pending operations from previous deployment`,
+      ),
+    );
+    for (const op of pendingKilled)
+      assert.ok(warnings.includes(`* ${op.resource.urn}, interrupted while creating`));
+    assert.deepEqual(
+      up.report.pendingAfter.map((p) => p.urn).sort(),
+      pendingKilled.map((op) => op.resource.urn).sort(),
+    );
+    const total = Object.values(COUNTS).reduce((a, b) => a + b, 0);
+    assert.equal(objects(name).length, total, "an orphan or a duplicate");
+
+    // Resolved by refresh --clear-pending-creates (the objects are in the state now).
+    const clear = await runHarness("refresh", {
+      ...options(name),
+      clearPendingCreates: true,
+      expectNoChanges: true,
+    });
+    assert.equal(clear.exitCode, 0, clear.stderr);
+    assert.deepEqual(clear.report.pendingAfter, []);
+    const destroy = await runHarness("destroy", options(name));
+    assert.equal(destroy.exitCode, 0, destroy.stderr);
+    assert.deepEqual(objects(name), []);
+  });
+
+  it("refresh --import-pending-creates URN ID reads an interrupted create's object into the state", async () => {
+    const name = "imp";
+    const { hostPid } = await interruptUp(name, "SIGTERM");
+    await waitGone([hostPid]);
+    const stateFile = options(name).stateFile as string;
+    const pending = readState(stateFile).pendingOperations;
+    const byName = new Map(objects(name));
+    // As a user would: look each object up on the service by its declared name.
+    const found = pending.filter((op) => byName.has(String(op.resource.inputs.name)));
+    assert.ok(found.length > 0, "no interrupted create reached the service");
+    const importPendingCreates = found.flatMap((op) => [
+      op.resource.urn,
+      byName.get(String(op.resource.inputs.name)) as string,
+    ]);
+
+    // The flag's syntax is pulumi's: each URN followed by its ID, one value per flag.
+    const odd = await runHarness("refresh", {
+      ...options(name),
+      importPendingCreates: [found[0].resource.urn],
+    });
+    assert.equal(odd.exitCode, 2);
+    assert.match(odd.stderr, /each URN must be followed by an ID: found an odd number of entries/);
+
+    const refresh = await runHarness("refresh", {
+      ...options(name),
+      importPendingCreates,
+      clearPendingCreates: true, // the ones that never reached the service
+      expectNoChanges: true,
+    });
+    assert.equal(refresh.exitCode, 0, refresh.stderr);
+    assert.deepEqual(refresh.report.pendingAfter, []);
+    const state = readState(stateFile);
+    for (const op of found) {
+      const r = state.resources.find((x) => x.urn === op.resource.urn);
+      assert.equal(r?.id, byName.get(String(op.resource.inputs.name)));
+    }
+    // Nothing to adopt or create twice: the next up creates only what was never sent.
+    const up = await runHarness("up", options(name));
+    assert.equal(up.exitCode, 0, up.stderr);
+    const total = Object.values(COUNTS).reduce((a, b) => a + b, 0);
+    assert.equal(objects(name).length, total);
+    assert.equal(up.report.summary.create ?? 0, total - state.resources.length);
+    assert.equal((await runHarness("destroy", options(name))).exitCode, 0);
+  });
+
+  it("a crash of the harness (the state folder replaced by a file mid-run) kills the host too", async () => {
+    const name = "crash";
+    const stateDir = path.join(work, name);
+    slowCreates();
+    let seen = 0;
+    const run = startHarness("up", options(name));
+    const harnessPid = run.child.pid as number;
+    started.push(harnessPid);
+    const hostPid = await waitForChild(harnessPid);
+    started.push(hostPid);
+    await new Promise<void>((resolve) => {
+      mock.onRequest = (e) => {
+        if (e.method === "POST" && ++seen === 3) resolve();
+      };
+    });
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    fs.writeFileSync(stateDir, "not a folder");
+    const result = await run.result;
+    mock.faults.clear();
+    assert.notEqual(result.exitCode, 0);
+    assert.deepEqual(await waitGone([hostPid]), [], "the host outlived a crashed harness");
+    assert.deepEqual(childPids(harnessPid), []);
+    fs.rmSync(stateDir, { force: true });
+  });
+
+  it("the state key is made with its folder (the reported crash: key written before the folder existed)", () => {
+    const stateFile = path.join(work, "no-such-folder", "deeper", "dev.json");
+    const { PULUMI_CONFIG_PASSPHRASE: saved } = process.env;
+    delete process.env.PULUMI_CONFIG_PASSPHRASE;
+    try {
+      const cipher = makeCipher(stateFile, newSalt());
+      assert.equal(cipher.decrypt(cipher.encrypt("s3cret")), "s3cret");
+      assert.equal(fs.statSync(`${stateFile}.key`).mode & 0o777, 0o600);
+      // A second cipher (a later run) reads the same key.
+      const again = makeCipher(stateFile, newSalt());
+      assert.equal(again.decrypt(again.encrypt("x")), "x");
+      assert.deepEqual(
+        fs.readdirSync(path.dirname(stateFile)).filter((f) => f.endsWith(".tmp")),
+        [],
+      );
+    } finally {
+      if (saved !== undefined) process.env.PULUMI_CONFIG_PASSPHRASE = saved;
+    }
+  });
+
+  it("the first up in a fresh program folder (no .state yet, no passphrase) works and leaves no host", async () => {
+    const dir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-fresh-"));
+    try {
+      for (const f of ["Pulumi.yaml", "package.json", "index.ts"])
+        fs.copyFileSync(path.join(PROGRAM, f), path.join(dir, f));
+      const { PULUMI_CONFIG_PASSPHRASE: _p, ...env } = process.env;
+      const opts: HarnessOptions = {
+        programDir: dir,
+        config: { ...config, prefix: "fresh" },
+        secretConfig,
+        // Without a passphrase the key goes to `.state/dev.json.key`, made before any state write.
+        env: { ...(env as Record<string, string>), PULUMI_CONFIG_PASSPHRASE: "" },
+      };
+      const up = await runHarness("up", opts);
+      assert.equal(up.exitCode, 0, up.stderr);
+      assert.ok(fs.existsSync(path.join(dir, ".state", "dev.json")));
+      assert.equal(fs.statSync(path.join(dir, ".state", "dev.json.key")).mode & 0o777, 0o600);
+      assert.ok(up.report.hostPid && !running(up.report.hostPid), "the host still runs after up");
+      const destroy = await runHarness("destroy", opts);
+      assert.equal(destroy.exitCode, 0, destroy.stderr);
+      assert.deepEqual(objects("fresh"), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
