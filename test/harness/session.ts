@@ -5,7 +5,7 @@ import { Limiter } from "./limit";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
 import { readStackConfig } from "./stackConfig";
-import { dependencyOrder, type HarnessState, type StateResource, StateStore } from "./state";
+import { type HarnessState, type StateResource, StateStore } from "./state";
 
 export { dependencyOrder } from "./state";
 
@@ -87,7 +87,7 @@ export class Session {
   }
 
   /**
-   * Writes the state (never during preview), resources in dependency order. Steps that finish in the
+   * Writes the state (never during preview; the snapshot puts resources in dependency order). Steps that finish in the
    * same turn of the event loop share one write; `close` writes whatever is still pending.
    */
   save(): void {
@@ -102,8 +102,13 @@ export class Session {
     if (!this.saveScheduled && !final) return;
     this.saveScheduled = false;
     if (this.preview) return;
-    this.state.resources = dependencyOrder(this.state.resources);
     this.store.save(this.state, final);
+  }
+
+  /** Removes `r` from the state in place (no copy of the whole list for every deleted resource). */
+  removeResource(r: StateResource): void {
+    const i = this.state.resources.indexOf(r);
+    if (i >= 0) this.state.resources.splice(i, 1);
   }
 
   record(
