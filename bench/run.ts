@@ -6,12 +6,23 @@ import { crudBenchmark } from "./crud";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
 import { readinessBenchmark } from "./readiness";
+import { scalingBenchmark } from "./scaling";
+
+// `npm run bench -- scaling` (or crud, readiness, harness) runs only those sections and prints them;
+// results.md is written only by a complete run. BENCH_REPEATS and BENCH_SIZES (comma-separated)
+// change the harness scaling section (default 5 rounds of 200, 1000, 5000).
+const only = process.argv.slice(2);
 
 async function main(): Promise<void> {
   const started = Date.now();
   const rows: Row[] = [];
   const notes: string[] = [];
-  const step = async (name: string, work: () => Promise<Row[] | { rows: Row[]; notes: string[] }>) => {
+  const step = async (
+    section: string,
+    name: string,
+    work: () => Promise<Row[] | { rows: Row[]; notes: string[] }>,
+  ) => {
+    if (only.length > 0 && !only.includes(section)) return;
     process.stdout.write(`${name}...\n`);
     const result = await work();
     if (Array.isArray(result)) rows.push(...result);
@@ -20,12 +31,18 @@ async function main(): Promise<void> {
       notes.push(...result.notes);
     }
   };
-  await step("provider CRUD vs raw undici", async () => [
+  await step("crud", "provider CRUD vs raw undici", async () => [
     ...(await crudBenchmark(200)),
     ...(await crudBenchmark(200, 2)),
   ]);
-  await step("custom frontend readiness", readinessBenchmark);
-  await step("harness: up, refresh, storm, memory", harnessBenchmarks);
+  await step("readiness", "custom frontend readiness", readinessBenchmark);
+  await step("harness", "harness: up, refresh, storm", harnessBenchmarks);
+  await step("scaling", "harness scaling: up, refresh, destroy of N resources", () =>
+    scalingBenchmark({
+      sizes: (process.env.BENCH_SIZES ?? "200,1000,5000").split(",").map(Number),
+      repeats: Number(process.env.BENCH_REPEATS ?? 5),
+    }),
+  );
   const text = [
     "# Benchmark results",
     "",
@@ -38,7 +55,7 @@ async function main(): Promise<void> {
     "",
     ANALYSIS,
   ].join("\n");
-  fs.writeFileSync(path.join(__dirname, "results.md"), text);
+  if (only.length === 0) fs.writeFileSync(path.join(__dirname, "results.md"), text);
   console.log(`\n${text}`);
 }
 

@@ -146,11 +146,14 @@ export class Session {
     if (this.hostPromise) {
       const host = await this.hostPromise.catch(() => undefined);
       this.report.hostPeakRssBytes = host?.peakRssBytes();
+      this.report.hostCpuMs = host?.cpuMs();
       await host?.stop();
     }
     this.report.durationMs = Date.now() - this.started;
     // maxRSS is in kilobytes.
     this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;
+    const cpu = process.cpuUsage();
+    this.report.harnessCpuMs = (cpu.user + cpu.system) / 1000;
     return this.report;
   }
 

@@ -265,16 +265,30 @@ export function dependencyOrder(resources: StateResource[]): StateResource[] {
     if (same) same.push(r);
     else byUrn.set(r.urn, [r]);
   }
-  // One set for the whole walk (not one per resource): a resource already visited is either placed
-  // or on the current path (a cycle), and is skipped either way.
+  const dependenciesOf = (r: StateResource) =>
+    r.dependencies.flatMap((dep) => (byUrn.get(dep) ?? []).filter((d) => d !== r));
+  // Depth first, each resource placed after its dependencies, with an explicit stack (a long chain of
+  // dependencies must not overflow the call stack). One set for the whole walk (not one per
+  // resource): a resource already visited is either placed or on the current path (a cycle), and is
+  // skipped either way.
   const visited = new Set<StateResource>();
-  const visit = (r: StateResource) => {
-    if (visited.has(r)) return;
-    visited.add(r);
-    for (const dep of r.dependencies) for (const d of byUrn.get(dep) ?? []) if (d !== r) visit(d);
-    out.push(r);
-  };
-  for (const r of resources) visit(r);
+  for (const root of resources) {
+    if (visited.has(root)) continue;
+    visited.add(root);
+    const trail = [{ r: root, deps: dependenciesOf(root), next: 0 }];
+    while (trail.length > 0) {
+      const top = trail[trail.length - 1];
+      if (top.next < top.deps.length) {
+        const d = top.deps[top.next++];
+        if (visited.has(d)) continue;
+        visited.add(d);
+        trail.push({ r: d, deps: dependenciesOf(d), next: 0 });
+      } else {
+        trail.pop();
+        out.push(top.r);
+      }
+    }
+  }
   return out;
 }
 
