@@ -1,10 +1,12 @@
 // What lets the harness scale linearly: steps edit the state in place, in any order, and the store
-// writes only what changed; the dependency order is established once, when a snapshot is written.
+// writes only what changed; the dependency order is established once, when a snapshot is written. And
+// what a program keeps per resource while it runs: no stack frames unless asked for.
 // (Times and memory are measured in bench/scaling.ts, not here.)
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessOptions, runHarness } from "./harness";
 import {
   dependencyOrder,
   emptyState,
@@ -96,5 +98,38 @@ describe("harness state at scale", () => {
     const ordered = dependencyOrder([...chain].reverse());
     assert.equal(ordered.length, n);
     assert.deepEqual(names(ordered.slice(0, 3)), ["r0", "r1", "r2"]);
+  });
+});
+
+describe("harness: stack frames while the program runs", () => {
+  const programDir = path.join(__dirname, "programs", "harness-stack-frames");
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-frames-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const up = (extra: Partial<HarnessOptions> = {}) =>
+    runHarness("up", { programDir, stateFile: path.join(dir, "state.json"), ...extra });
+
+  it("keeps none by default (Pulumi's per-promise traces), all of them with --debug or PULUMI_DEBUG_PROMISE_LEAKS", async () => {
+    const plain = await up();
+    assert.equal(plain.exitCode, 0, plain.stderr);
+    assert.deepEqual(plain.report.outputs, { stackTraceLimit: 0, frames: 0 });
+    for (const extra of [{ debug: true }, { env: { PULUMI_DEBUG_PROMISE_LEAKS: "1" } }]) {
+      const kept = await up(extra);
+      assert.equal(kept.exitCode, 0, kept.stderr);
+      assert.equal(kept.report.outputs.stackTraceLimit, 10, JSON.stringify(extra));
+      assert.ok(kept.report.outputs.frames > 0, JSON.stringify(extra));
+    }
+  });
+
+  it("still reports a program's error with its whole message", async () => {
+    const failed = await up({ config: { fail: "no frames needed" } });
+    assert.equal(failed.exitCode, 1);
+    assert.deepEqual(
+      failed.report.failures.map((f: { message: string }) => f.message),
+      ["program failed: refused by the program: no frames needed"],
+    );
   });
 });
