@@ -1,6 +1,6 @@
 // Benchmarks through the engine harness (the real dynamic-provider host): `up` against raw sequential
-// HTTP, refresh request and socket counts, serialized provider and state size, a 429 storm, and the
-// host's peak memory.
+// HTTP, refresh request and socket counts, serialized provider and state size, and a 429 storm.
+// Scaling in N and peak memory: scaling.ts.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -152,23 +152,5 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     await mock.close();
   }
 
-  // Peak memory of the dynamic-provider host for 1000 resources.
-  {
-    const mock = await startMockServer();
-    const opts = harnessOptions(mock, tempState(), 1000);
-    const up = await run("up", opts);
-    rows.push(
-      row(
-        "Dynamic-provider host peak RSS, up of 1000 resources",
-        (up.report.hostPeakRssBytes ?? 0) / 2 ** 20,
-        undefined,
-        undefined,
-        "MiB",
-      ),
-    );
-    rows.push(row("Harness up of 1000 resources: wall time", up.report.durationMs, undefined, undefined));
-    await run("destroy", opts);
-    await mock.close();
-  }
   return { rows, notes };
 }

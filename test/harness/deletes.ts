@@ -9,7 +9,7 @@ export async function deleteResource(s: Session, r: StateResource): Promise<void
     const host = await s.host();
     await s.operation("deleting", r, () => host.delete(r.urn, r.id, r.outputs, r.inputs));
   }
-  s.state.resources = s.state.resources.filter((x) => x !== r);
+  s.removeResource(r);
   s.save();
 }
 
@@ -21,10 +21,13 @@ export async function deleteAll(s: Session, targets: StateResource[]): Promise<v
   let remaining = [...targets];
   const failed = new Set<StateResource>();
   for (;;) {
-    const ready = remaining.filter(
-      (r) => !failed.has(r) && !remaining.some((other) => other !== r && dependsOn(other, r)),
-    );
+    // The URNs some remaining target depends on (a pending-delete old object shares its URN with its
+    // successor, which never depends on it): one pass per wave, not one per pair of targets.
+    const needed = new Set<string>();
+    for (const other of remaining) for (const d of other.dependencies) if (d !== other.urn) needed.add(d);
+    const ready = remaining.filter((r) => !failed.has(r) && !needed.has(r.urn));
     if (ready.length === 0) break;
+    const deleted = new Set<StateResource>();
     await Promise.all(
       ready.map((r) =>
         s.limit.run(async () => {
@@ -32,7 +35,7 @@ export async function deleteAll(s: Session, targets: StateResource[]): Promise<v
             await deleteResource(s, r);
             // The old half of a replace was already reported as the "replace".
             if (!r.pendingDelete) s.record(r, "delete", r.retainOnDelete ? { retained: true } : {});
-            remaining = remaining.filter((x) => x !== r);
+            deleted.add(r);
           } catch (e: any) {
             failed.add(r);
             s.record(r, "delete", { error: e.message });
@@ -41,10 +44,6 @@ export async function deleteAll(s: Session, targets: StateResource[]): Promise<v
         }),
       ),
     );
+    remaining = remaining.filter((r) => !deleted.has(r));
   }
-}
-
-/** A pending-delete old object shares its URN with its successor; the successor never depends on it. */
-function dependsOn(a: StateResource, b: StateResource): boolean {
-  return a.urn !== b.urn && a.dependencies.includes(b.urn);
 }

@@ -251,6 +251,18 @@ export class Host {
     }
   }
 
+  /** CPU time (user + system) of the host process so far (Linux: /proc/<pid>/stat), in ms. */
+  cpuMs(): number | undefined {
+    try {
+      const stat = require("node:fs").readFileSync(`/proc/${this.child.pid}/stat`, "utf8") as string;
+      // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+    } catch {
+      return undefined;
+    }
+  }
+
   async stop(): Promise<void> {
     this.client?.close();
     if (this.child.exitCode === null && this.child.signalCode === null) {

@@ -26,7 +26,7 @@ async function refreshOne(s: Session, r: StateResource): Promise<void> {
   const read = await host.read(r.urn, r.id, r.outputs, r.inputs);
   const change = { urn: r.urn, name: r.name, type: r.type };
   if (!read.id) {
-    s.state.resources = s.state.resources.filter((x) => x !== r);
+    s.removeResource(r);
     s.report.changes.push({ ...change, kind: "delete", properties: [] });
     s.record(r, "delete");
     return;

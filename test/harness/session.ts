@@ -108,7 +108,7 @@ export class Session {
   }
 
   /**
-   * Writes the state (never during preview), resources in dependency order. Steps that finish in the
+   * Writes the state (never during preview; the snapshot puts resources in dependency order). Steps that finish in the
    * same turn of the event loop share one write; `close` writes whatever is still pending.
    */
   save(): void {
@@ -155,8 +155,13 @@ export class Session {
     if (!this.saveScheduled && !final) return;
     this.saveScheduled = false;
     if (this.preview) return;
-    this.state.resources = dependencyOrder(this.state.resources);
     this.store.save(this.state, final);
+  }
+
+  /** Removes `r` from the state in place (no copy of the whole list for every deleted resource). */
+  removeResource(r: StateResource): void {
+    const i = this.state.resources.indexOf(r);
+    if (i >= 0) this.state.resources.splice(i, 1);
   }
 
   record(
@@ -194,6 +199,7 @@ export class Session {
     if (this.hostPromise) {
       const host = await this.hostPromise.catch(() => undefined);
       this.report.hostPeakRssBytes = host?.peakRssBytes();
+      this.report.hostCpuMs = host?.cpuMs();
       await host?.stop();
     }
     this.report.pendingAfter = this.state.pendingOperations.map(pendingReport);
@@ -201,6 +207,8 @@ export class Session {
     this.report.durationMs = Date.now() - this.started;
     // maxRSS is in kilobytes.
     this.report.harnessPeakRssBytes = process.resourceUsage().maxRSS * 1024;
+    const cpu = process.cpuUsage();
+    this.report.harnessCpuMs = (cpu.user + cpu.system) / 1000;
     return this.report;
   }
 

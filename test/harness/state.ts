@@ -222,10 +222,11 @@ export class StateStore {
     for (const r of state.resources) {
       const key = resourceKey(r);
       present.add(key);
-      const parts = resourceParts(r);
-      if (!sameParts(this.written.get(key), parts)) {
+      // Compared without building the parts of an unchanged resource: this loop runs over every
+      // resource at every write, so it must not allocate per resource.
+      if (!sameResource(this.written.get(key), r)) {
         entries.push({ put: this.encrypted(r) });
-        this.written.set(key, parts);
+        this.written.set(key, resourceParts(r));
       }
     }
     for (const key of [...this.written.keys()]) {
@@ -241,7 +242,9 @@ export class StateStore {
   }
 
   private writeSnapshot(state: HarnessState): void {
-    const encrypted = this.encrypted(state);
+    // Only the snapshot needs the dependency order (a journal is ordered again when replayed): steps
+    // change the resources in memory in any order, without sorting the whole list at every write.
+    const encrypted = this.encrypted({ ...state, resources: dependencyOrder(state.resources) });
     const doc: StateFile = { ...encrypted, ...(this.salt ? { encryptionSalt: this.salt } : {}) };
     // Write-then-rename so a crash never leaves a truncated state file; then the journal is stale.
     const text = `${JSON.stringify(doc, null, 2)}\n`;
@@ -307,20 +310,54 @@ function sameParts(a: unknown[] | undefined, b: unknown[]): boolean {
   return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** sameParts(written, resourceParts(r)) without allocating. */
+function sameResource(written: unknown[] | undefined, r: StateResource): boolean {
+  return (
+    written !== undefined &&
+    written[0] === r &&
+    written[1] === r.id &&
+    written[2] === r.inputs &&
+    written[3] === r.outputs &&
+    written[4] === r.dependencies &&
+    written[5] === r.additionalSecretOutputs &&
+    written[6] === r.protect &&
+    written[7] === r.retainOnDelete
+  );
+}
+
 /** Stable topological order: each resource after the ones it depends on. */
 export function dependencyOrder(resources: StateResource[]): StateResource[] {
   const out: StateResource[] = [];
-  const placed = new Set<StateResource>();
   const byUrn = new Map<string, StateResource[]>();
-  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
-  const visit = (r: StateResource, stack: Set<StateResource>) => {
-    if (placed.has(r) || stack.has(r)) return;
-    stack.add(r);
-    for (const dep of r.dependencies) for (const d of byUrn.get(dep) ?? []) if (d !== r) visit(d, stack);
-    placed.add(r);
-    out.push(r);
-  };
-  for (const r of resources) visit(r, new Set());
+  for (const r of resources) {
+    const same = byUrn.get(r.urn);
+    if (same) same.push(r);
+    else byUrn.set(r.urn, [r]);
+  }
+  const dependenciesOf = (r: StateResource) =>
+    r.dependencies.flatMap((dep) => (byUrn.get(dep) ?? []).filter((d) => d !== r));
+  // Depth first, each resource placed after its dependencies, with an explicit stack (a long chain of
+  // dependencies must not overflow the call stack). One set for the whole walk (not one per
+  // resource): a resource already visited is either placed or on the current path (a cycle), and is
+  // skipped either way.
+  const visited = new Set<StateResource>();
+  for (const root of resources) {
+    if (visited.has(root)) continue;
+    visited.add(root);
+    const trail = [{ r: root, deps: dependenciesOf(root), next: 0 }];
+    while (trail.length > 0) {
+      const top = trail[trail.length - 1];
+      if (top.next < top.deps.length) {
+        const d = top.deps[top.next++];
+        if (visited.has(d)) continue;
+        visited.add(d);
+        trail.push({ r: d, deps: dependenciesOf(d), next: 0 });
+      } else {
+        trail.pop();
+        out.push(top.r);
+      }
+    }
+  }
   return out;
 }
 

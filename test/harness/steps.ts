@@ -33,9 +33,9 @@ export interface StepResult {
   outputs: Props;
 }
 
-export async function runStep(s: Session, reg: Registration): Promise<StepResult> {
+/** `old`: the live resource of this URN in the state (found through the program run's index). */
+export async function runStep(s: Session, reg: Registration, old?: StateResource): Promise<StepResult> {
   const host = await s.host();
-  const old = s.state.resources.find((r) => r.urn === reg.urn && !r.pendingDelete);
   const news = old ? applyIgnoreChanges(reg.inputs, old.inputs, reg.ignoreChanges) : reg.inputs;
 
   const checked = await host.check(reg.urn, old?.inputs ?? {}, news);
@@ -68,7 +68,11 @@ export async function runStep(s: Session, reg: Registration): Promise<StepResult
   };
   const done = (r: StateResource, op: Op, extra = {}): StepResult => {
     if (!s.preview) {
-      s.state.resources = [...s.state.resources.filter((x) => x.urn !== r.urn || x.pendingDelete), r];
+      // The step's resource takes the place of the live old one (unless that now waits for deletion
+      // or is deleted), in place: no copy of the whole list for every step.
+      const at = old && !old.pendingDelete ? s.state.resources.indexOf(old) : -1;
+      if (at >= 0) s.state.resources[at] = r;
+      else s.state.resources.push(r);
       s.save();
     }
     s.record(r, op, { ...links, ...extra });

@@ -127,6 +127,12 @@ export interface Report {
   hostPeakRssBytes?: number;
   /** Peak resident memory of the harness process itself. */
   harnessPeakRssBytes?: number;
+  /**
+   * CPU time (user + system) of the harness process and of the host (Linux), in ms: unlike wall
+   * time, barely moved by other work on the machine, so benchmarks compare these too.
+   */
+  harnessCpuMs?: number;
+  hostCpuMs?: number;
   /** The harness process (the host is another process). */
   pid: number;
   /** The dynamic-provider host process, when one was started (stopped when the harness ends). */
