@@ -134,9 +134,18 @@ export async function create(kind: string, inputs: Props) {
           // object of that name exists already (clash): look it up, and adopt it when it is exactly
           // what is declared, so `up` neither duplicates it nor leaves an orphan that blocks the name.
           const clash = isNameClash(err) ? err : undefined;
-          const ambiguous = err instanceof ApiError && err.ambiguous;
+          const ambiguous = err instanceof ApiError && err.ambiguous ? err : undefined;
           if (!(clash || ambiguous) || !def.findExisting) throw err;
-          const adopted = await adoptExisting(def, ctx, given, clash ?? "ambiguous");
+          const cause = (clash ?? ambiguous)?.message;
+          const adopted = await adoptExisting(def, ctx, given, clash ?? "ambiguous").catch((lookup) => {
+            if (lookup instanceof ProviderError) throw lookup;
+            const what = clash ? "the name is taken" : "the create's outcome is unknown";
+            throw new ProviderError(
+              `${def.kind}${describeName(given)}: ${what} (${cause}), and looking the object up failed: ` +
+                `${lookup?.message ?? lookup}. An object of that name may exist: the next up adopts it if it ` +
+                "matches the declaration.",
+            );
+          });
           if (adopted) return adopted;
           // Nothing of that name: the clash was about something else (the server's error stands), or
           // the lost create was not carried out, and sending it again is safe.

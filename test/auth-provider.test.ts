@@ -233,6 +233,22 @@ describe("AuthProvider (engine against the mock)", () => {
     await engine.remove("AuthProvider", id, outs);
   });
 
+  it("a lost answer whose lookup fails says so; the next create adopts the object (the name clash)", async () => {
+    mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
+    mock.faults.inject({ method: "GET", path: "/auth-providers", kind: "500", count: 1 });
+    const error = await createChecked("AuthProvider", oidc()).catch((e) => e);
+    assert.match(
+      String(error?.message),
+      /AuthProvider "corp-sso": the create's outcome is unknown \(.*no response.*\), and looking the object up failed: .*HTTP 500.*the next up adopts it/,
+    );
+    const made = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
+    assert.equal(made.length, 1, "the lost create made it");
+    const { id, outs } = await createChecked("AuthProvider", oidc());
+    assert.equal(id, made[0].id);
+    assert.equal(mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length, 1);
+    await engine.remove("AuthProvider", id, outs);
+  });
+
   it("adopts the object when a create's answer is lost, instead of duplicating it", async () => {
     mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "commit-then-drop", count: 1 });
     const { id, outs } = await createChecked("AuthProvider", oidc());
