@@ -114,7 +114,7 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     return state;
   }
 
-  async function destroyAll(stack: string, counts = COUNTS) {
+  async function destroyAll(stack: string, counts: Record<string, number> = COUNTS) {
     const destroy = await run("destroy", stack, { counts });
     assert.equal(destroy.exitCode, 0, output(destroy));
   }
@@ -270,5 +270,33 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     await destroyAll("ours");
     assert.equal(objectsInMock().size, 0);
     await destroyAll("theirs"); // its objects are gone already: nothing left to delete
+  });
+
+  it("an update that fails half way keeps the new inputs with the error; the next up finishes it", async () => {
+    const withProvider = { AuthProvider: 1, CustomFrontend: 1 };
+    const up = await run("up", "update-partial", { counts: withProvider });
+    assert.equal(up.exitCode, 0, output(up));
+    // The frontend loses its auth provider (an update), and its readiness polls then lose their
+    // connection more often than the retries allow: the update fails after its PATCH was made.
+    mock.faults.inject({ method: "GET", path: /\/custom-frontends\/[^/]+$/, kind: "drop", count: 5 });
+    const failed = await run("up", "update-partial", { counts: { CustomFrontend: 1 } });
+    assert.equal(failed.exitCode, 1, output(failed));
+    assert.equal(mock.faults.pending, 0, "every fault was met");
+    const state = readState(path.join(dir, "update-partial.json"));
+    const frontend = state.resources.find((r) => r.name === "frontend-0");
+    // As Pulumi keeps it: the new inputs and the outputs the provider reported, with the init error.
+    assert.equal(frontend?.initErrors?.length, 1, JSON.stringify(frontend));
+    assert.deepEqual(frontend?.inputs.authProviderIds, []);
+    assert.deepEqual(frontend?.outputs.authProviderIds, []);
+    const again = await run("up", "update-partial", { counts: { CustomFrontend: 1 } });
+    assert.equal(again.exitCode, 0, output(again));
+    assert.equal(again.report.summary.update, 1, JSON.stringify(again.report.summary));
+    const clean = await run("refresh", "update-partial", {
+      expectNoChanges: true,
+      counts: { CustomFrontend: 1 },
+    });
+    assert.equal(clean.exitCode, 0, output(clean));
+    await destroyAll("update-partial", { CustomFrontend: 1 });
+    assert.equal(objectsInMock().size, 0);
   });
 });

@@ -7,7 +7,7 @@ import { debug } from "../log";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { frontdoorId, objectId } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
-import { completeCreate } from "./operations";
+import { completeCreate, partialFailure } from "./operations";
 
 const DNS_LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -195,7 +195,13 @@ async function update(ctx: ResourceContext, id: string, olds: Props, news: Custo
   if (JSON.stringify(current) !== JSON.stringify(wanted)) {
     await collection.patch(ctx, news, id, { authProviderIds: news.authProviderIds });
   }
-  return outputs(news, await waitUntilReady(ctx, news, id));
+  try {
+    return outputs(news, await waitUntilReady(ctx, news, id));
+  } catch (err) {
+    // The change was made: the state takes the declared values (as the engine keeps a partial
+    // update), so a refresh compares the right thing and the next up waits again.
+    throw partialFailure(label(news), id, news, () => ({ ...olds, ...news }), err, "update");
+  }
 }
 
 export const customFrontend = {

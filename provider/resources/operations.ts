@@ -64,13 +64,14 @@ export async function completeCreate<O extends Props>(
   }
 }
 
-/** The error for an object that exists although its create (or adoption) did not finish. */
+/** The error for an object that exists although its create (adoption, update) did not finish. */
 export function partialFailure(
   label: string,
   id: string,
   inputs: Props,
   known: () => Props,
   err: unknown,
+  operation: "create" | "update" = "create",
 ): PartialFailureError {
   if (err instanceof PartialFailureError) return err;
   let properties: Props;
@@ -81,7 +82,7 @@ export function partialFailure(
   }
   const why = err instanceof Error ? err.message : String(err);
   return new PartialFailureError(
-    `${label} (id ${id}) exists, but its create did not complete: ${why}. It is kept in the state: ` +
+    `${label} (id ${id}) exists, but its ${operation} did not complete: ${why}. It is kept in the state: ` +
       "the next up completes it, a refresh reads it.",
     id,
     properties,

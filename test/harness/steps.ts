@@ -107,10 +107,22 @@ export async function runStep(s: Session, reg: Registration, old?: StateResource
 
   if (diff.replaces.length === 0) {
     if (s.preview) return done(entry(old.id, stripSecrets(inputs)), "update");
-    const outputs = await s.operation("updating", { ...old, inputs }, () =>
-      host.update(reg.urn, old.id, old.outputs, inputs, old.inputs),
-    );
-    return done(entry(old.id, outputs), "update");
+    try {
+      const outputs = await s.operation("updating", { ...old, inputs }, () =>
+        host.update(reg.urn, old.id, old.outputs, inputs, old.inputs),
+      );
+      return done(entry(old.id, outputs), "update");
+    } catch (e) {
+      // An update that failed half way (init failure): as Pulumi does, the state takes the new inputs
+      // and the outputs the provider reported, with the error, so the next `up` finishes the work.
+      if (e instanceof HostError && e.created) {
+        const at = s.state.resources.indexOf(old);
+        const partial = { ...entry(old.id, e.created.outputs), initErrors: [e.message] };
+        if (at >= 0) s.state.resources[at] = partial;
+        s.save();
+      }
+      throw e;
+    }
   }
 
   if (old.protect) throw new Error(`resource ${reg.name} is protected and its change needs a replace`);
