@@ -78,15 +78,26 @@ export async function check(kind: string, olds: Props, news: Props) {
   const { [PROVIDER_KEY]: provider, ...given } = news;
   const withDefaults = applyScopeDefaults(def, given);
   const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
-  // Bad settings fail every resource's check, so `preview` stops before any request is made.
-  const settingFailures = settingProblems(currentSettings()).map((p) => ({
-    property: p.key,
-    reason: p.reason,
-  }));
+  const settingFailures = settingCheckFailures();
   return {
     inputs: { ...inputs, [PROVIDER_KEY]: provider },
-    failures: [...settingFailures, ...failures] as CheckFailure[],
+    failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
+}
+
+let checkedSettings: { settings: RawSettings; failures: CheckFailure[] } | undefined;
+
+/**
+ * Bad settings fail every resource's check, so `preview` stops before any request is made. Judged
+ * once per set of settings (configure replaces the object), not at each of thousands of checks.
+ */
+function settingCheckFailures(): CheckFailure[] {
+  const current = currentSettings();
+  if (checkedSettings?.settings !== current) {
+    const failures = settingProblems(current).map((p) => ({ property: p.key, reason: p.reason }));
+    checkedSettings = { settings: current, failures };
+  }
+  return checkedSettings.failures;
 }
 
 export async function diff(kind: string, _id: string, olds: Props, news: Props) {

@@ -10,19 +10,34 @@ import { secretPaths } from "./shape";
 
 export const SECRET_VALUES = "secretValues";
 
-/** Dotted paths of secret inputs below the top level (top-level secrets are secret outputs already). */
-function nestedSecretPaths(def: ResourceDefinition): string[] {
-  return secretPaths(def.inputs).filter((path) => path.includes("."));
+/** A nested secret leaf: its dotted path and the keys leading to it. */
+interface SecretLeaf {
+  path: string;
+  keys: string[];
+}
+
+/** Per schema: every create, read, update and delete converts the state, the schema never changes. */
+const leavesCache = new WeakMap<object, SecretLeaf[]>();
+
+/** Secret inputs below the top level (top-level secrets are secret outputs already). */
+function nestedSecretLeaves(def: ResourceDefinition): SecretLeaf[] {
+  let leaves = leavesCache.get(def.inputs);
+  if (!leaves) {
+    leaves = secretPaths(def.inputs)
+      .filter((path) => path.includes("."))
+      .map((path) => ({ path, keys: path.split(".") }));
+    leavesCache.set(def.inputs, leaves);
+  }
+  return leaves;
 }
 
 /** Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. */
 export function separateSecretValues(def: ResourceDefinition, outs: Props): Props {
-  const paths = nestedSecretPaths(def);
-  if (paths.length === 0) return outs;
+  const leaves = nestedSecretLeaves(def);
+  if (leaves.length === 0) return outs;
   const secrets: Record<string, unknown> = {};
   let state = outs;
-  for (const path of paths) {
-    const keys = path.split(".");
+  for (const { path, keys } of leaves) {
     const value = getAt(state, keys);
     if (value === undefined) continue;
     secrets[path] = value;
@@ -36,12 +51,11 @@ export function joinSecretValues(def: ResourceDefinition, state: Props): Props {
   const secrets = state[SECRET_VALUES];
   if (secrets === undefined || secrets === null || typeof secrets !== "object") return state;
   const { [SECRET_VALUES]: _moved, ...rest } = state;
-  const known = new Set(nestedSecretPaths(def));
   let joined: Props = rest;
   for (const [path, value] of Object.entries(secrets as Record<string, unknown>)) {
     // Only leaves the schema declares go back, and only into an object that is there.
-    if (!known.has(path)) continue;
-    const keys = path.split(".");
+    const keys = nestedSecretLeaves(def).find((leaf) => leaf.path === path)?.keys;
+    if (!keys) continue;
     const parent = getAt(joined, keys.slice(0, -1));
     if (parent === null || typeof parent !== "object" || Array.isArray(parent)) continue;
     joined = withAt(joined, keys, value);

@@ -3,7 +3,7 @@
 // backoff on 429/502/503/504 and on network errors. Authentication is pluggable (`AuthScheme`), so the
 // Frontdoor, Edge and search clients share this mechanism and differ only in how they sign requests.
 import { Agent, type Dispatcher, request } from "undici";
-import { debug } from "../log";
+import { debug, debugging } from "../log";
 import { ApiError, clockSkewHint, ProviderError } from "./errors";
 import {
   backoffDelay,
@@ -36,12 +36,13 @@ export interface HttpClientOptions {
 
 /** How a client authenticates: headers for each request, and what to do when the server says 401. */
 export interface AuthScheme {
-  headers(): Promise<Record<string, string>>;
+  /** Static credentials answer at once; a session or token that may need fetching answers a promise. */
+  headers(): Record<string, string> | Promise<Record<string, string>>;
   /** Called once on a 401; returns true when credentials were renewed and the request may be retried. */
   renew?(): Promise<boolean>;
 }
 
-export const noAuth: AuthScheme = { headers: async () => ({}) };
+export const noAuth: AuthScheme = { headers: () => ({}) };
 
 export interface RequestOptions {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -169,7 +170,10 @@ export class HttpClient {
       if (query.size) url += `?${query}`;
     }
     const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
-    if (!opts.anonymous) Object.assign(headers, await this.auth.headers());
+    if (!opts.anonymous) {
+      const auth = this.auth.headers();
+      Object.assign(headers, auth instanceof Promise ? await auth : auth);
+    }
     let body: string | undefined;
     if (typeof opts.body === "string") {
       body = opts.body;
@@ -180,7 +184,7 @@ export class HttpClient {
     }
     const res = await request(url, { method: opts.method, headers, body, dispatcher: this.dispatcher });
     const text = await res.body.text();
-    debug(`${opts.method} ${opts.path} -> ${res.statusCode}`);
+    if (debugging()) debug(`${opts.method} ${opts.path} -> ${res.statusCode}`);
     return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
   }
 
