@@ -21,7 +21,7 @@ const body = (i: number) => ({
   },
 });
 
-export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]> {
+export async function crudBenchmark(count: number, latencyMs = 0): Promise<{ rows: Row[]; notes: string[] }> {
   // The server runs in its own process, as a remote API would: the client side is what is compared.
   const mock = await startMockProcess();
   // Optional API latency on every request (a LAN or cloud API is never at loopback speed).
@@ -48,8 +48,16 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
     return text ? JSON.parse(text) : undefined;
   };
 
+  // Wall time, and the CPU time of this process (the client: the server runs in its own process),
+  // which is the provider's own cost and far less disturbed by other load on a shared machine.
+  const measured = async (work: () => Promise<void>) => {
+    const cpu = process.cpuUsage();
+    const { ms } = await timed(work);
+    const used = process.cpuUsage(cpu);
+    return { ms, cpuMs: (used.user + used.system) / 1000 };
+  };
   const rawRound = () =>
-    timed(async () => {
+    measured(async () => {
       const ids = await inParallel(
         items,
         PARALLEL,
@@ -64,7 +72,7 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
 
   await configureFor(mockConfig(mock));
   const providerRound = () =>
-    timed(async () => {
+    measured(async () => {
       const created = await inParallel(items, PARALLEL, (i) => createChecked("AuthProvider", body(i)));
       await inParallel(created, PARALLEL, (c) => engine.read("AuthProvider", c.id, c.outs));
       const updated = await inParallel(
@@ -78,26 +86,45 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
     });
   // Alternate the two, after warm-up rounds of each (both sides' JIT, the server's too), and compare
   // medians: warm-up and GC would otherwise favour whichever runs second.
-  const rawTimes: number[] = [];
-  const providerTimes: number[] = [];
+  const raw: Array<{ ms: number; cpuMs: number }> = [];
+  const provider: Array<{ ms: number; cpuMs: number }> = [];
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     const r = await rawRound();
     const p = await providerRound();
     if (round >= WARMUP_ROUNDS) {
-      rawTimes.push(r.ms);
-      providerTimes.push(p.ms);
+      raw.push(r);
+      provider.push(p);
     }
   }
   await pool.close();
   await mock.close();
-  const raw = { ms: median(rawTimes) };
-  const provider = { ms: median(providerTimes) };
-  return [
-    row(
-      `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight, ${latencyMs ? `${latencyMs} ms API latency` : "loopback"})`,
-      provider.ms,
-      raw.ms,
-      1.1,
-    ),
-  ];
+  const where = latencyMs ? `${latencyMs} ms API latency` : "loopback";
+  const of = (list: typeof raw, key: "ms" | "cpuMs") => list.map((m) => m[key]);
+  const spread = (values: number[]) =>
+    `${fmt(Math.min(...values))} / ${fmt(median(values))} / ${fmt(Math.max(...values))}`;
+  return {
+    rows: [
+      row(
+        `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight, ${where}), wall time, median of ${ROUNDS} interleaved rounds`,
+        median(of(provider, "ms")),
+        median(of(raw, "ms")),
+        1.1,
+      ),
+      row(
+        `Provider CRUD of ${count} auth providers vs raw undici (${where}), client CPU time, median of ${ROUNDS}`,
+        median(of(provider, "cpuMs")),
+        median(of(raw, "cpuMs")),
+        undefined,
+      ),
+    ],
+    notes: [
+      `CRUD ${where}, min / median / max of ${ROUNDS} rounds: wall provider ${spread(of(provider, "ms"))} ms, ` +
+        `raw ${spread(of(raw, "ms"))} ms; client CPU provider ${spread(of(provider, "cpuMs"))} ms, raw ${spread(of(raw, "cpuMs"))} ms`,
+    ],
+  };
 }
+
+const fmt = (n: number) => n.toFixed(1);
+
+/** The "Reading the figures" entry of these rows (bench/results.md). */
+export const crudReading = `- **Provider CRUD vs raw undici.** TODO`;

@@ -11,6 +11,7 @@ import {
   type CheckFailure,
   checkInputs,
   diffInputs,
+  omit,
   type Props,
   type ResourceContext,
   type ResourceDefinition,
@@ -75,7 +76,8 @@ export function context(): ResourceContext {
 
 export async function check(kind: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
-  const { [PROVIDER_KEY]: provider, ...given } = news;
+  const provider = news[PROVIDER_KEY];
+  const given = omit(news, PROVIDER_KEY);
   const withDefaults = applyScopeDefaults(def, given);
   const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
   const settingFailures = settingCheckFailures();
@@ -231,8 +233,7 @@ function scopedId(def: ResourceDefinition, id: string, state: Props): { id: stri
 }
 
 function withoutProvider(props: Props): Props {
-  const { [PROVIDER_KEY]: _ignored, ...rest } = props;
-  return rest;
+  return omit(props, PROVIDER_KEY);
 }
 
 /** Outputs as the state keeps them: plain data, nested secret leaves in a property of their own. */

@@ -5,7 +5,7 @@
 // name. Kept apart, `data` is shown leaf by leaf and the secret stays a secret, also on import, where no
 // earlier state tells the engine which leaves were secret. The provider puts the leaves back before it
 // compares or sends anything, so diffs and updates see the object as the API does.
-import type { Props, ResourceDefinition } from "./resource";
+import { omit, type Props, type ResourceDefinition } from "./resource";
 import { secretPaths } from "./shape";
 
 export const SECRET_VALUES = "secretValues";
@@ -50,8 +50,7 @@ export function separateSecretValues(def: ResourceDefinition, outs: Props): Prop
 export function joinSecretValues(def: ResourceDefinition, state: Props): Props {
   const secrets = state[SECRET_VALUES];
   if (secrets === undefined || secrets === null || typeof secrets !== "object") return state;
-  const { [SECRET_VALUES]: _moved, ...rest } = state;
-  let joined: Props = rest;
+  let joined: Props = omit(state, SECRET_VALUES);
   for (const [path, value] of Object.entries(secrets as Record<string, unknown>)) {
     // Only leaves the schema declares go back, and only into an object that is there.
     const keys = nestedSecretLeaves(def).find((leaf) => leaf.path === path)?.keys;
@@ -72,19 +71,19 @@ function getAt(value: unknown, keys: string[]): unknown {
   return current;
 }
 
-function withoutAt(value: Props, keys: string[]): Props {
-  const [first, ...rest] = keys;
-  if (rest.length === 0) {
-    const { [first]: _removed, ...others } = value;
-    return others;
-  }
-  const child = value[first];
+function withoutAt(value: Props, keys: string[], depth = 0): Props {
+  const key = keys[depth];
+  if (depth === keys.length - 1) return omit(value, key);
+  const child = value[key];
   if (child === null || typeof child !== "object" || Array.isArray(child)) return value;
-  return { ...value, [first]: withoutAt(child as Props, rest) };
+  const copy = { ...value };
+  copy[key] = withoutAt(child as Props, keys, depth + 1);
+  return copy;
 }
 
-function withAt(value: Props, keys: string[], leaf: unknown): Props {
-  const [first, ...rest] = keys;
-  if (rest.length === 0) return { ...value, [first]: leaf };
-  return { ...value, [first]: withAt((value[first] ?? {}) as Props, rest, leaf) };
+function withAt(value: Props, keys: string[], leaf: unknown, depth = 0): Props {
+  const key = keys[depth];
+  const copy = { ...value };
+  copy[key] = depth === keys.length - 1 ? leaf : withAt((value[key] ?? {}) as Props, keys, leaf, depth + 1);
+  return copy;
 }
