@@ -32,7 +32,8 @@ const spread = (values: number[]) =>
   `min ${Math.round(Math.min(...values))} / median ${Math.round(median(values))} / max ${Math.round(Math.max(...values))} ms`;
 
 function push(times: Times, key: string, ms: number): void {
-  (times[key] ??= []).push(ms);
+  times[key] ??= [];
+  times[key].push(ms);
 }
 
 /** Frontdoor config for the mock, token as a secret. */
