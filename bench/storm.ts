@@ -32,6 +32,8 @@ interface StormRun {
   refusals: number;
   /** Most refusals met by one resource's create in a row. */
   longestChain: number;
+  /** Time from each refusal to the same request sent again, as the server saw it. */
+  waitsMs: number[];
   error?: string;
 }
 
@@ -72,18 +74,30 @@ export async function stormRun(storm: Storm, seed: number, parallel = DEFAULT_PA
   }
 }
 
-/** Refusals in the log, and the longest run of them on one resource's create (by the name it sends). */
-function refusalChains(mock: MockServer): { refusals: number; longestChain: number } {
+/**
+ * Refusals in the log, the longest run of them on one resource's create (by the name it sends), and
+ * how long after a refusal the same request came again (the provider's wait, seen by the server).
+ */
+function refusalChains(mock: MockServer): { refusals: number; longestChain: number; waitsMs: number[] } {
   const chains = new Map<string, number>();
+  const refusedAt = new Map<string, number>();
+  const waitsMs: number[] = [];
   let refusals = 0;
   for (const entry of mock.log) {
-    if (entry.status !== 429 && entry.status !== 503) continue;
-    refusals++;
     const name = entry.body ? (JSON.parse(entry.body) as { name?: string }).name : undefined;
     const key = `${entry.method} ${entry.path} ${name ?? ""}`;
+    const at = Date.parse(entry.at);
+    const refused = refusedAt.get(key);
+    if (refused !== undefined) {
+      waitsMs.push(at - refused);
+      refusedAt.delete(key);
+    }
+    if (entry.status !== 429 && entry.status !== 503) continue;
+    refusals++;
     chains.set(key, (chains.get(key) ?? 0) + 1);
+    refusedAt.set(key, at);
   }
-  return { refusals, longestChain: Math.max(0, ...chains.values()) };
+  return { refusals, longestChain: Math.max(0, ...chains.values()), waitsMs };
 }
 
 const spread = (values: number[]) =>
@@ -118,7 +132,8 @@ export async function stormBenchmarks(repeats = 5): Promise<{ rows: Row[]; notes
     notes.push(
       `${describe[storm]}: ${spread(list.map((r) => r.ms))}; no faults ${spread(runs.none.map((r) => r.ms))}; ` +
         `refusals per run ${list.map((r) => r.refusals).join(", ")}; longest chain on one resource ` +
-        `${list.map((r) => r.longestChain).join(", ")}` +
+        `${list.map((r) => r.longestChain).join(", ")}; wait from a refusal to the retry (server's clock) ` +
+        `${spread(list.flatMap((r) => r.waitsMs))}` +
         (storm === "429"
           ? `; waiting floor from Retry-After: max(longest chain x ${RETRY_AFTER_SECONDS} s, refusals x ${RETRY_AFTER_SECONDS} s / ${DEFAULT_PARALLEL} slots) = ` +
             list
@@ -167,4 +182,16 @@ export async function stormSeeds(seeds: number): Promise<{ rows: Row[]; notes: s
 }
 
 /** The "Reading the figures" entry of these rows (bench/results.md). */
-export const stormReading = `- **Storms at default settings.** TODO`;
+export const stormReading = `- **Storms at default settings (429 with Retry-After: 1 s, 503 with the provider's backoff).** The
+  ratio is met on the loaded machine (0.95x, 0.96x) only because the no-fault \`up\` itself took
+  20-39 s there (CPU-starved), and the retry waits, which use no CPU, hide inside it. On an idle
+  machine the target cannot be met while Retry-After is honoured, and the figures say why: each run
+  met 78-100 refusals, and the longest run of refusals on one resource was 3-6 (4-7 at parallel 200).
+  A step waiting to retry holds its engine slot, so the waiting adds at least max(longest chain x 1 s,
+  refusals x 1 s / 16 slots) = 4.9-6.3 s (column "waiting floor" in the notes) to a no-fault \`up\`
+  of about 1.9 s on an idle machine (the harness's own rows): at least 3.5x. Even a single refusal
+  (1 s) exceeds the 0.95 s that 1.5x allows. A slot per step (parallel 200) removes the slot term but
+  not the chain (4-7 s). The provider waits what the server asks and no more (the mock's log shows
+  the retry arriving after the Retry-After, see the notes), so the cause is not in our code but in
+  the target: 1.5x is reachable for 429s with Retry-After 0 (the harness's old row) or with API
+  latency that makes the no-fault run long. No run failed at default settings (the 120 s budget).`;
