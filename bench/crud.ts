@@ -129,20 +129,20 @@ const fmt = (n: number) => n.toFixed(1);
 /** The "Reading the figures" entry of these rows (bench/results.md). */
 export const crudReading = `- **Provider CRUD vs raw undici.** Both sides send the same 800 requests (POST, GET, PATCH, DELETE
   of 200 auth providers; checked in the mock's log), 16 at a time, to the mock in its own process,
-  in interleaved rounds. On a shared, loaded machine the wall-time ratio says little (it came out
-  0.90x at loopback and 1.03x at 2 ms latency in one run, 1.2x-2.4x in others): the client's CPU time
+  in interleaved rounds. On a shared, loaded machine the wall-time ratio moves from run to run
+  (loopback 0.90x-1.10x, 2 ms latency 0.88x-1.03x in the runs of this change); the client's CPU time
   is the provider's own cost. Profiled (node --cpu-prof, 60 rounds) before the changes, \`check\` cost
   22 us per call: re-deriving the encoded forms of every secret input on every check (8.5 us), three
   \`new URL\` setting checks per check (4.5 us), rest-destructuring with computed keys, and the
   secret-leaf and diff rules re-derived from the schema per call; every request also went through
   undici's Agent (origin lookup, URL parsing) and an await of static auth headers. Now: secrets are
   registered once, settings judged once per configure, rules derived once per definition, one Pool
-  per client origin called with the path. Evidence: callgrind user-space instructions per round
-  (difference of a 6-round and a 2-round run): raw 196 M, provider before 917 M, after the first
-  changes 331 M. Client CPU medians of interleaved rounds: the provider's HTTP layer alone (its
-  client, same 800 requests) 20 ms vs raw undici 24 ms (0.83x); the whole provider path 38-45 ms
-  vs 24-29 ms (1.6-1.7x, was 1.7-1.9x). MISSED: the remaining ~25 us per operation sits in the engine
-  and resource layers (check 6.7 us of which zod 1.3 us, diff 2.3 us, measured in isolation; the
-  other ~15 us per operation is not yet attributed by the profile: async layers and allocation (GC
-  is the largest single line of the profile)). At loopback that is ~1.6x the bare request's CPU;
-  with any real API latency it is hidden (2 ms latency: 1.03x wall).`;
+  per client origin called with the path; \`check\` is 6.7 us (zod 1.3 us), diff 2.3 us. Evidence:
+  client CPU medians of interleaved rounds: the provider's HTTP layer alone (its client, the same 800
+  requests) 20 ms vs raw undici 24 ms (0.83x); the whole provider path 1.54x at loopback and 1.18x
+  at 2 ms (was 1.7-1.9x). callgrind (user-space instructions per round, 6-round minus 2-round run):
+  raw 196 M, provider before 917 M, after 331-406 M (V8's background compilation makes counts
+  under valgrind vary by about 20%). MISSED at loopback: about 15-20 us of CPU per operation remain
+  in the engine and resource layers beyond check and diff, which the profile spreads over async
+  layers and allocation (garbage collection is its largest single line), with no single hot spot
+  left; with any API latency it is hidden (2 ms: 0.88x-1.03x wall).`;

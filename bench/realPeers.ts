@@ -291,11 +291,12 @@ export const realPeersReading = `- **Real CLI vs the harness (mock, 200 auth pro
   17.5 s. The controller is not the cause: the same \`up\` against the mock took 15.7 s (1.11x).
   Profiled: CPU per process of one \`up\` of 200 (from /proc, loaded machine, 19.8 s wall): pulumi
   2.83 s (0.28 s for the empty up), the program's node 4.05 s (2.68 s empty), the dynamic-provider
-  host 1.25 s, the language host 0.1 s; the raw side uses about 0.3 s. The CLI's Go CPU profile
+  host 1.25 s, the language host 0.1 s. The CLI's Go CPU profile
   (\`--profiling\`): 67% of its CPU in SnapshotManager.saveSnapshot (the file backend writes the
   whole checkpoint after each step: md5 and JSON of the state, growing with every resource). So the
-  per-resource cost is the engine's checkpointing and the program's registrations, ~22 ms of CPU per
-  resource against ~1.5 ms for the raw requests, and on a 2-core machine under load CPU time is wall
-  time. Our provider's part (the host: 1.25 s including its start-up) is the smallest. With
+  per-resource cost over the empty up is the engine's checkpointing (pulumi +2.55 s) and the
+  program's registrations (+1.37 s), about 20 ms of CPU per resource, and on a 2-core machine under
+  load CPU time is wall time. Our provider's part (the host: 1.25 s including its start-up) is the
+  smallest. With
   PULUMI_SKIP_CHECKPOINTS=true the CLI's destroy of 200 went from 7.2-7.7 s to 4.3-4.7 s (single
   runs); that is the user's choice (it gives up intermediate checkpoints), not the provider's.`;
