@@ -16,6 +16,7 @@ import {
   type ResourceContext,
   type ResourceDefinition,
   toPlainData,
+  withKey,
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { unsafeIdReason } from "./resources/common";
@@ -82,7 +83,7 @@ export async function check(kind: string, olds: Props, news: Props) {
   const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
   const settingFailures = settingCheckFailures();
   return {
-    inputs: { ...inputs, [PROVIDER_KEY]: provider },
+    inputs: withKey(inputs, PROVIDER_KEY, provider),
     failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
 }

@@ -5,7 +5,7 @@
 // name. Kept apart, `data` is shown leaf by leaf and the secret stays a secret, also on import, where no
 // earlier state tells the engine which leaves were secret. The provider puts the leaves back before it
 // compares or sends anything, so diffs and updates see the object as the API does.
-import { omit, type Props, type ResourceDefinition } from "./resource";
+import { omit, type Props, type ResourceDefinition, withKey } from "./resource";
 import { secretPaths } from "./shape";
 
 export const SECRET_VALUES = "secretValues";
@@ -43,7 +43,7 @@ export function separateSecretValues(def: ResourceDefinition, outs: Props): Prop
     secrets[path] = value;
     state = withoutAt(state, keys);
   }
-  return { ...state, [SECRET_VALUES]: secrets };
+  return withKey(state, SECRET_VALUES, secrets);
 }
 
 /** State as the provider works with it: `secretValues` put back in place (the inverse of the above). */
