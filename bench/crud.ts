@@ -140,8 +140,8 @@ export const crudReading = `- **Provider CRUD vs raw undici.** Both sides send t
   than raw undici's request() (17 vs 19 ms median, quiet machine). callgrind (user-space instructions
   per round, 6-round minus 2-round run): raw 196 M, provider before 917 M, after 331-406 M (V8's
   background compilation makes counts under valgrind vary by about 20%). On the quiet machine the
-  wall-time ratio at loopback was 1.06x (met) in one run and 1.48x (MISSED) in the next; at 2 ms
-  latency 1.00x. The fastest rounds are within 1.03-1.06x in wall time and 1.09-1.12x in client CPU
+  wall-time ratio at loopback was 1.06x (met) in one run and 1.39x-1.53x (MISSED) in the four
+  others; at 2 ms latency 0.98x-1.04x (met). The fastest rounds are within 1.03-1.06x in wall time and 1.09-1.12x in client CPU
   (20.0 vs 18.4 ms, 20.4 vs 18.2 ms): the per-request code is near the target, and the medians are
   pulled up by slow provider rounds (CPU max 54-61 ms vs raw 26-34 ms), where the profile's largest
   single line is garbage collection: the provider's layers allocate more per operation (state
