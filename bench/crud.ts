@@ -21,7 +21,7 @@ const body = (i: number) => ({
   },
 });
 
-export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]> {
+export async function crudBenchmark(count: number, latencyMs = 0): Promise<{ rows: Row[]; notes: string[] }> {
   // The server runs in its own process, as a remote API would: the client side is what is compared.
   const mock = await startMockProcess();
   // Optional API latency on every request (a LAN or cloud API is never at loopback speed).
@@ -48,8 +48,16 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
     return text ? JSON.parse(text) : undefined;
   };
 
+  // Wall time, and the CPU time of this process (the client: the server runs in its own process),
+  // which is the provider's own cost and far less disturbed by other load on a shared machine.
+  const measured = async (work: () => Promise<void>) => {
+    const cpu = process.cpuUsage();
+    const { ms } = await timed(work);
+    const used = process.cpuUsage(cpu);
+    return { ms, cpuMs: (used.user + used.system) / 1000 };
+  };
   const rawRound = () =>
-    timed(async () => {
+    measured(async () => {
       const ids = await inParallel(
         items,
         PARALLEL,
@@ -64,7 +72,7 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
 
   await configureFor(mockConfig(mock));
   const providerRound = () =>
-    timed(async () => {
+    measured(async () => {
       const created = await inParallel(items, PARALLEL, (i) => createChecked("AuthProvider", body(i)));
       await inParallel(created, PARALLEL, (c) => engine.read("AuthProvider", c.id, c.outs));
       const updated = await inParallel(
@@ -78,26 +86,64 @@ export async function crudBenchmark(count: number, latencyMs = 0): Promise<Row[]
     });
   // Alternate the two, after warm-up rounds of each (both sides' JIT, the server's too), and compare
   // medians: warm-up and GC would otherwise favour whichever runs second.
-  const rawTimes: number[] = [];
-  const providerTimes: number[] = [];
+  const raw: Array<{ ms: number; cpuMs: number }> = [];
+  const provider: Array<{ ms: number; cpuMs: number }> = [];
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     const r = await rawRound();
     const p = await providerRound();
     if (round >= WARMUP_ROUNDS) {
-      rawTimes.push(r.ms);
-      providerTimes.push(p.ms);
+      raw.push(r);
+      provider.push(p);
     }
   }
   await pool.close();
   await mock.close();
-  const raw = { ms: median(rawTimes) };
-  const provider = { ms: median(providerTimes) };
-  return [
-    row(
-      `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight, ${latencyMs ? `${latencyMs} ms API latency` : "loopback"})`,
-      provider.ms,
-      raw.ms,
-      1.1,
-    ),
-  ];
+  const where = latencyMs ? `${latencyMs} ms API latency` : "loopback";
+  const of = (list: typeof raw, key: "ms" | "cpuMs") => list.map((m) => m[key]);
+  const spread = (values: number[]) =>
+    `${fmt(Math.min(...values))} / ${fmt(median(values))} / ${fmt(Math.max(...values))}`;
+  return {
+    rows: [
+      row(
+        `Provider CRUD of ${count} auth providers vs raw undici (4 x ${count} requests, ${PARALLEL} in flight, ${where}), wall time, median of ${ROUNDS} interleaved rounds`,
+        median(of(provider, "ms")),
+        median(of(raw, "ms")),
+        1.1,
+      ),
+      row(
+        `Provider CRUD of ${count} auth providers vs raw undici (${where}), client CPU time, median of ${ROUNDS}`,
+        median(of(provider, "cpuMs")),
+        median(of(raw, "cpuMs")),
+        undefined,
+      ),
+    ],
+    notes: [
+      `CRUD ${where}, min / median / max of ${ROUNDS} rounds: wall provider ${spread(of(provider, "ms"))} ms, ` +
+        `raw ${spread(of(raw, "ms"))} ms; client CPU provider ${spread(of(provider, "cpuMs"))} ms, raw ${spread(of(raw, "cpuMs"))} ms`,
+    ],
+  };
 }
+
+const fmt = (n: number) => n.toFixed(1);
+
+/** The "Reading the figures" entry of these rows (bench/results.md). */
+export const crudReading = `- **Provider CRUD vs raw undici.** Both sides send the same 800 requests (POST, GET, PATCH, DELETE
+  of 200 auth providers; checked in the mock's log), 16 at a time, to the mock in its own process,
+  in interleaved rounds. Profiled (node --cpu-prof, 60 rounds) before the changes, \`check\` cost 22 us
+  per call: re-deriving the encoded forms of every secret input on every check (8.5 us), three
+  \`new URL\` setting checks per check (4.5 us), rest-destructuring with computed keys, and the
+  secret-leaf and diff rules re-derived from the schema per call; every request also went through
+  undici's Agent (origin lookup, URL parsing) and an await of static auth headers. Now: secrets are
+  registered once, settings judged once per configure, rules derived once per definition, one Pool
+  per client origin called with the path; \`check\` is 6.7 us (zod 1.3 us), diff 2.3 us, measured in
+  isolation. The provider's HTTP layer alone (its client, the same 800 requests) now uses less CPU
+  than raw undici's request() (17 vs 19 ms median, quiet machine). callgrind (user-space instructions
+  per round, 6-round minus 2-round run): raw 196 M, provider before 917 M, after 331-406 M (V8's
+  background compilation makes counts under valgrind vary by about 20%). On the quiet machine the
+  wall-time ratio at loopback was 1.06x (met) in one run and 1.39x-1.53x (MISSED) in the four
+  others; at 2 ms latency 0.98x-1.04x (met). The fastest rounds are within 1.03-1.06x in wall time and 1.09-1.12x in client CPU
+  (20.0 vs 18.4 ms, 20.4 vs 18.2 ms): the per-request code is near the target, and the medians are
+  pulled up by slow provider rounds (CPU max 54-61 ms vs raw 26-34 ms), where the profile's largest
+  single line is garbage collection: the provider's layers allocate more per operation (state
+  copies for secret leaves, the plain-data copy of outputs, promise chains), and the collections
+  land in its rounds. Reducing those allocations is what is left to reach 1.10x at the median.`;

@@ -1,5 +1,5 @@
 // Benchmarks through the engine harness (the real dynamic-provider host): `up` against raw sequential
-// HTTP, refresh request and socket counts, serialized provider and state size, and a 429 storm.
+// HTTP, refresh request and socket counts, serialized provider and state size (storms: storm.ts).
 // Scaling in N and peak memory: scaling.ts.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -125,30 +125,6 @@ export async function harnessBenchmarks(): Promise<{ rows: Row[]; notes: string[
     rows.push(row("Refresh of 500 resources: wall time", refresh.report.durationMs, undefined, undefined));
     if (others) notes.push(`refresh sent ${others} requests besides GETs`);
     await run("destroy", opts);
-    await mock.close();
-  }
-
-  // 200-resource up under a 30% 429 storm (Retry-After: 0) against the same up without faults.
-  {
-    const mock = await startMockServer();
-    const clean = harnessOptions(mock, tempState(), 200);
-    const calm = await run("up", clean);
-    await run("destroy", clean);
-    mock.faults.random({ seed: 42, rate: 0.3, kinds: ["429"], retryAfterSeconds: 0 });
-    const stormy = harnessOptions(mock, tempState(), 200);
-    const storm = await run("up", stormy);
-    const refused = mock.log.filter((e) => e.status === 429).length;
-    mock.faults.stop();
-    const created = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers").length;
-    rows.push(
-      row(
-        `Harness up of 200 under a 30% 429 storm (${refused} refusals, ${created} created) vs no faults`,
-        storm.report.durationMs,
-        calm.report.durationMs,
-        1.5,
-      ),
-    );
-    await run("destroy", stormy);
     await mock.close();
   }
 

@@ -12,10 +12,12 @@ import {
   type CheckFailure,
   checkInputs,
   diffInputs,
+  omit,
   type Props,
   type ResourceContext,
   type ResourceDefinition,
   toPlainData,
+  withKey,
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { unsafeIdReason } from "./resources/common";
@@ -77,18 +79,30 @@ export function context(): ResourceContext {
 
 export async function check(kind: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
-  const { [PROVIDER_KEY]: provider, ...given } = news;
+  const provider = news[PROVIDER_KEY];
+  const given = omit(news, PROVIDER_KEY);
   const withDefaults = applyScopeDefaults(def, given);
   const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
-  // Bad settings fail every resource's check, so `preview` stops before any request is made.
-  const settingFailures = settingProblems(currentSettings()).map((p) => ({
-    property: p.key,
-    reason: p.reason,
-  }));
+  const settingFailures = settingCheckFailures();
   return {
-    inputs: { ...inputs, [PROVIDER_KEY]: provider },
-    failures: [...settingFailures, ...failures] as CheckFailure[],
+    inputs: withKey(inputs, PROVIDER_KEY, provider),
+    failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
+}
+
+let checkedSettings: { settings: RawSettings; failures: CheckFailure[] } | undefined;
+
+/**
+ * Bad settings fail every resource's check, so `preview` stops before any request is made. Judged
+ * once per set of settings (configure replaces the object), not at each of thousands of checks.
+ */
+function settingCheckFailures(): CheckFailure[] {
+  const current = currentSettings();
+  if (checkedSettings?.settings !== current) {
+    const failures = settingProblems(current).map((p) => ({ property: p.key, reason: p.reason }));
+    checkedSettings = { settings: current, failures };
+  }
+  return checkedSettings.failures;
 }
 
 export async function diff(kind: string, id: string, olds: Props, news: Props) {
@@ -329,8 +343,7 @@ function scopedId(def: ResourceDefinition, id: string, state: Props): { id: stri
 }
 
 function withoutProvider(props: Props): Props {
-  const { [PROVIDER_KEY]: _ignored, ...rest } = props;
-  return rest;
+  return omit(props, PROVIDER_KEY);
 }
 
 /** Outputs as the state keeps them: plain data, nested secret leaves in a property of their own. */

@@ -13,6 +13,11 @@ export function warn(message: string): void {
   process.stderr.write(`[frontdoor] warning: ${redact(message)}\n`);
 }
 
+/** Whether debug output is on: hot paths ask first, so no message is formatted for nothing. */
+export function debugging(): boolean {
+  return enabled;
+}
+
 export function debug(message: string): void {
   if (enabled) process.stderr.write(`[frontdoor] ${redact(message)}\n`);
 }

@@ -7,17 +7,23 @@
 // inside a longer encoded value such as a Basic credential `user:secret`).
 
 const secrets = new Set<string>();
-/** `secrets`, longest first (so a secret that contains another one is masked whole); rebuilt on change. */
-let longestFirst: string[] = [];
+/** The values registered so far: check registers every secret input on every run, mostly again. */
+const registered = new Set<string>();
+/**
+ * `secrets`, longest first (so a secret that contains another one is masked whole); sorted when a
+ * message is redacted after a change, not at each registration (thousands of secrets in one `up`).
+ */
+let longestFirst: string[] | undefined = [];
 const MIN_LENGTH = 4; // shorter strings would mask ordinary words; no real secret is that short
 /** Base64 fragments shorter than this could match by chance in ordinary text. */
 const MIN_BASE64_FRAGMENT = 8;
 
 export function registerSecret(value: unknown): void {
-  if (typeof value !== "string" || value.length < MIN_LENGTH) return;
+  if (typeof value !== "string" || value.length < MIN_LENGTH || registered.has(value)) return;
+  registered.add(value);
   const before = secrets.size;
   for (const form of encodedForms(value)) if (form.length >= MIN_LENGTH) secrets.add(form);
-  if (secrets.size !== before) longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  if (secrets.size !== before) longestFirst = undefined;
 }
 
 /** The secret itself and the ways it is written when encoded. */
@@ -58,6 +64,7 @@ function base64Fragments(secret: string): string[] {
 }
 
 export function redact(text: string): string {
+  longestFirst ??= [...secrets].sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of longestFirst) {
     if (out.includes(secret)) out = out.split(secret).join("[secret]");

@@ -100,6 +100,23 @@ export interface CheckFailure {
   reason: string;
 }
 
+/**
+ * A copy of `props` without `key`. Written out because rest destructuring with a computed key
+ * (`{ [key]: _, ...rest }`) takes a slow generic path in V8, and the provider does this on every call.
+ */
+export function omit(props: Props, key: string): Props {
+  const out: Props = {};
+  for (const k of Object.keys(props)) if (k !== key) out[k] = props[k];
+  return out;
+}
+
+/** A copy of `props` with `key` set (what `{ ...props, [key]: value }` says, without V8's slow path for it). */
+export function withKey(props: Props, key: string, value: unknown): Props {
+  const out: Props = { ...props };
+  out[key] = value;
+  return out;
+}
+
 /** The engine's placeholder for a value not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -118,22 +135,37 @@ export function containsUnknown(value: unknown): boolean {
 const FORBIDDEN_KEYS = ["__proto__", "constructor"];
 
 export function forbiddenKeyFailures(value: unknown, path: string[] = []): CheckFailure[] {
-  if (Array.isArray(value))
-    return value.flatMap((item, i) => forbiddenKeyFailures(item, [...path, String(i)]));
-  if (value === null || typeof value !== "object") return [];
   const failures: CheckFailure[] = [];
+  collectForbiddenKeys(value, [...path], failures);
+  return failures;
+}
+
+/** The walk of forbiddenKeyFailures: `path` is one array, pushed and popped (check runs per resource). */
+function collectForbiddenKeys(value: unknown, path: string[], failures: CheckFailure[]): void {
+  if (value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(String(i));
+      collectForbiddenKeys(value[i], path, failures);
+      path.pop();
+    }
+    return;
+  }
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null)
     failures.push({
       property: [...path, "__proto__"].join("."),
       reason: 'the key "__proto__" is not allowed',
     });
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
     if (FORBIDDEN_KEYS.includes(key))
       failures.push({ property: [...path, key].join("."), reason: `the key "${key}" is not allowed` });
-    else failures.push(...forbiddenKeyFailures(item, [...path, key]));
+    else {
+      path.push(key);
+      collectForbiddenKeys((value as Record<string, unknown>)[key], path, failures);
+      path.pop();
+    }
   }
-  return failures;
 }
 
 /** Validates inputs; returns the normalised inputs (defaults applied) or the failures. */
@@ -144,7 +176,6 @@ export function checkInputs(
 ): { inputs: Props; failures: CheckFailure[] } {
   const forbidden = forbiddenKeyFailures(news);
   if (forbidden.length) return { inputs: news, failures: forbidden };
-  const unknownKeys = Object.keys(news).filter((k) => containsUnknown(news[k]));
   const result = def.inputs.safeParse(news);
   if (result.success) {
     const failures = def.validate?.(result.data, olds) ?? [];
@@ -152,6 +183,7 @@ export function checkInputs(
     if (failures.length) return { inputs: news, failures };
     return { inputs: { ...result.data, ...def.checkStamp?.(result.data, Date.now()) }, failures };
   }
+  const unknownKeys = Object.keys(news).filter((k) => containsUnknown(news[k]));
   const failures: CheckFailure[] = [];
   for (const issue of result.error.issues) {
     const path = issue.path.map(String);
@@ -178,19 +210,16 @@ export interface DiffOutcome {
 /** Compares the stored outputs with the new inputs, property by property. */
 export function diffInputs(def: ResourceDefinition, olds: Props, news: Props): DiffOutcome {
   const changed: string[] = [];
-  for (const key of propertyNames(def.inputs)) {
+  for (const rule of propertyRules(def)) {
+    const { key } = rule;
     const next = news[key];
     if (containsUnknown(next)) {
       changed.push(key);
       continue;
     }
-    if (next === undefined && def.serverDefaults?.includes(key)) continue;
-    const isSet = def.setProperties?.includes(key) ?? false;
-    const nestedSets = (def.setProperties ?? [])
-      .filter((p) => p.startsWith(`${key}.`))
-      .map((p) => p.slice(key.length + 1));
-    if (!sameValue(withoutUnsetDefaults(def, key, olds[key], next), next, isSet, nestedSets))
-      changed.push(key);
+    if (next === undefined && rule.serverDefault) continue;
+    const stored = withoutUnsetDefaults(rule.nestedDefaults, olds[key], next);
+    if (!sameValue(stored, next, rule.isSet, rule.nestedSets)) changed.push(key);
   }
   const due = def.replacementsDue?.(olds, news) ?? [];
   for (const key of [...due, ...(def.updatesDue?.(olds, news) ?? [])])
@@ -204,13 +233,43 @@ export function diffInputs(def: ResourceDefinition, olds: Props, news: Props): D
   };
 }
 
-/** The stored value of `key` without the nested server-default fields that `next` leaves unset. */
-function withoutUnsetDefaults(def: ResourceDefinition, key: string, stored: unknown, next: unknown): unknown {
-  if (!isPlainObject(stored) || !isPlainObject(next)) return stored;
-  const unset = (def.serverDefaults ?? [])
-    .filter((path) => path.startsWith(`${key}.`))
-    .map((path) => path.slice(key.length + 1))
-    .filter((field) => next[field] === undefined);
+/** How the diff compares one input property, derived from the definition. */
+interface PropertyRule {
+  key: string;
+  /** Unset in the program, it is the service's to fill in: not compared. */
+  serverDefault: boolean;
+  /** An array whose order has no meaning. */
+  isSet: boolean;
+  /** Set-valued arrays inside it (dotted, relative to it). */
+  nestedSets: string[];
+  /** Server-default fields inside it (relative to it). */
+  nestedDefaults: string[];
+}
+
+/** Per definition, once: the diff runs for every resource of every `up`, the definition never changes. */
+const rulesCache = new WeakMap<ResourceDefinition, PropertyRule[]>();
+
+function propertyRules(def: ResourceDefinition): PropertyRule[] {
+  let rules = rulesCache.get(def);
+  if (!rules) {
+    const below = (paths: string[] | undefined, key: string) =>
+      (paths ?? []).filter((p) => p.startsWith(`${key}.`)).map((p) => p.slice(key.length + 1));
+    rules = propertyNames(def.inputs).map((key) => ({
+      key,
+      serverDefault: def.serverDefaults?.includes(key) ?? false,
+      isSet: def.setProperties?.includes(key) ?? false,
+      nestedSets: below(def.setProperties, key),
+      nestedDefaults: below(def.serverDefaults, key),
+    }));
+    rulesCache.set(def, rules);
+  }
+  return rules;
+}
+
+/** The stored value without the nested server-default `fields` that `next` leaves unset. */
+function withoutUnsetDefaults(fields: string[], stored: unknown, next: unknown): unknown {
+  if (fields.length === 0 || !isPlainObject(stored) || !isPlainObject(next)) return stored;
+  const unset = fields.filter((field) => next[field] === undefined);
   if (unset.length === 0) return stored;
   const copy = { ...stored };
   for (const field of unset) delete copy[field];
@@ -230,10 +289,13 @@ export function sameValue(a: unknown, b: unknown, asSet = false, setPaths: strin
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => {
-      const below = setPaths.filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1));
-      return sameValue(a[k], b[k], setPaths.includes(k), below);
-    });
+    for (const k of keys) {
+      const below = setPaths.length
+        ? setPaths.filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1))
+        : setPaths;
+      if (!sameValue(a[k], b[k], setPaths.includes(k), below)) return false;
+    }
+    return true;
   }
   return a === b;
 }

@@ -5,43 +5,56 @@
 // name. Kept apart, `data` is shown leaf by leaf and the secret stays a secret, also on import, where no
 // earlier state tells the engine which leaves were secret. The provider puts the leaves back before it
 // compares or sends anything, so diffs and updates see the object as the API does.
-import type { Props, ResourceDefinition } from "./resource";
+import { omit, type Props, type ResourceDefinition, withKey } from "./resource";
 import { secretPaths } from "./shape";
 
 export const SECRET_VALUES = "secretValues";
 
-/** Dotted paths of secret inputs below the top level (top-level secrets are secret outputs already). */
-function nestedSecretPaths(def: ResourceDefinition): string[] {
-  return secretPaths(def.inputs).filter((path) => path.includes("."));
+/** A nested secret leaf: its dotted path and the keys leading to it. */
+interface SecretLeaf {
+  path: string;
+  keys: string[];
+}
+
+/** Per schema: every create, read, update and delete converts the state, the schema never changes. */
+const leavesCache = new WeakMap<object, SecretLeaf[]>();
+
+/** Secret inputs below the top level (top-level secrets are secret outputs already). */
+function nestedSecretLeaves(def: ResourceDefinition): SecretLeaf[] {
+  let leaves = leavesCache.get(def.inputs);
+  if (!leaves) {
+    leaves = secretPaths(def.inputs)
+      .filter((path) => path.includes("."))
+      .map((path) => ({ path, keys: path.split(".") }));
+    leavesCache.set(def.inputs, leaves);
+  }
+  return leaves;
 }
 
 /** Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. */
 export function separateSecretValues(def: ResourceDefinition, outs: Props): Props {
-  const paths = nestedSecretPaths(def);
-  if (paths.length === 0) return outs;
+  const leaves = nestedSecretLeaves(def);
+  if (leaves.length === 0) return outs;
   const secrets: Record<string, unknown> = {};
   let state = outs;
-  for (const path of paths) {
-    const keys = path.split(".");
+  for (const { path, keys } of leaves) {
     const value = getAt(state, keys);
     if (value === undefined) continue;
     secrets[path] = value;
     state = withoutAt(state, keys);
   }
-  return { ...state, [SECRET_VALUES]: secrets };
+  return withKey(state, SECRET_VALUES, secrets);
 }
 
 /** State as the provider works with it: `secretValues` put back in place (the inverse of the above). */
 export function joinSecretValues(def: ResourceDefinition, state: Props): Props {
   const secrets = state[SECRET_VALUES];
   if (secrets === undefined || secrets === null || typeof secrets !== "object") return state;
-  const { [SECRET_VALUES]: _moved, ...rest } = state;
-  const known = new Set(nestedSecretPaths(def));
-  let joined: Props = rest;
+  let joined: Props = omit(state, SECRET_VALUES);
   for (const [path, value] of Object.entries(secrets as Record<string, unknown>)) {
     // Only leaves the schema declares go back, and only into an object that is there.
-    if (!known.has(path)) continue;
-    const keys = path.split(".");
+    const keys = nestedSecretLeaves(def).find((leaf) => leaf.path === path)?.keys;
+    if (!keys) continue;
     const parent = getAt(joined, keys.slice(0, -1));
     if (parent === null || typeof parent !== "object" || Array.isArray(parent)) continue;
     joined = withAt(joined, keys, value);
@@ -58,19 +71,19 @@ function getAt(value: unknown, keys: string[]): unknown {
   return current;
 }
 
-function withoutAt(value: Props, keys: string[]): Props {
-  const [first, ...rest] = keys;
-  if (rest.length === 0) {
-    const { [first]: _removed, ...others } = value;
-    return others;
-  }
-  const child = value[first];
+function withoutAt(value: Props, keys: string[], depth = 0): Props {
+  const key = keys[depth];
+  if (depth === keys.length - 1) return omit(value, key);
+  const child = value[key];
   if (child === null || typeof child !== "object" || Array.isArray(child)) return value;
-  return { ...value, [first]: withoutAt(child as Props, rest) };
+  const copy = { ...value };
+  copy[key] = withoutAt(child as Props, keys, depth + 1);
+  return copy;
 }
 
-function withAt(value: Props, keys: string[], leaf: unknown): Props {
-  const [first, ...rest] = keys;
-  if (rest.length === 0) return { ...value, [first]: leaf };
-  return { ...value, [first]: withAt((value[first] ?? {}) as Props, rest, leaf) };
+function withAt(value: Props, keys: string[], leaf: unknown, depth = 0): Props {
+  const key = keys[depth];
+  const copy = { ...value };
+  copy[key] = depth === keys.length - 1 ? leaf : withAt((value[key] ?? {}) as Props, keys, leaf, depth + 1);
+  return copy;
 }

@@ -10,7 +10,8 @@ export type ClientOptions = Pick<HttpClientOptions, "tls" | "retry" | "timeoutMs
 import { ApiError, ProviderError } from "./errors";
 
 export function bearerAuth(token: string): AuthScheme {
-  return { headers: async () => ({ authorization: `Bearer ${token}` }) };
+  const headers = { authorization: `Bearer ${token}` };
+  return { headers: () => headers };
 }
 
 /**
@@ -25,13 +26,14 @@ export function usernameTokenAuth(username: string, token: string): AuthScheme {
     );
   }
   if (/\s/.test(token)) throw new ProviderError("frontdoor:token must not contain whitespace");
-  return { headers: async () => ({ authorization: `Basic ${username}:${token}` }) };
+  const headers = { authorization: `Basic ${username}:${token}` };
+  return { headers: () => headers };
 }
 
 /** RFC 7617 HTTP Basic (base64 of `id:secret`): the OAuth2 token endpoint's client authentication. */
 export function basicAuth(username: string, secret: string): AuthScheme {
-  const encoded = Buffer.from(`${username}:${secret}`).toString("base64");
-  return { headers: async () => ({ authorization: `Basic ${encoded}` }) };
+  const headers = { authorization: `Basic ${Buffer.from(`${username}:${secret}`).toString("base64")}` };
+  return { headers: () => headers };
 }
 
 /** NetFoundry's tools renew when fewer than 600 s remain; short-lived tokens renew at half their life. */

@@ -1,0 +1,304 @@
+// The real peers beside what stands in for them (skipped, with a note, when .peers/bin lacks them):
+// - the real Pulumi CLI (local file backend, passphrase secrets) against the engine harness, on the
+//   same program (200 auth providers) against the mock: up, refresh, destroy;
+// - the real CLI's fixed start-up: `up` of the same Edge program with 0 resources;
+// - real-CLI `up` of 200 Edge services against the real OpenZiti controller, against the same
+//   requests sent as raw HTTP at the same concurrency (the CLI's default --parallel, 8) plus that
+//   fixed start-up; and the same `up` against the mock's Edge API.
+// Each measurement is repeated (PEERS_REPEATS, default 5), the compared variants interleaved within
+// every repeat; wall time of the whole command (process start to exit) on both sides.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Agent, request } from "undici";
+import { runHarness } from "../test/harness";
+import { type MockServer, startMockServer } from "../test/mock/server";
+import { type CliStack, cliStack } from "../test/peers/cli";
+import { type RealController, realEdgeConfig, startController } from "../test/peers/controller";
+import { PEERS_BIN, peerPath } from "../test/peers/index";
+import { mockConfig } from "../test/support/engine";
+import { inParallel, median, type Row, row, timed } from "./lib";
+
+const MANY = path.join(__dirname, "programs", "many");
+const EDGE_MANY = path.join(__dirname, "programs", "edge-many");
+const COUNT = 200;
+const HARNESS_PARALLEL = 16; // the harness's default; the CLI is given the same
+const CLI_PARALLEL = 8; // the CLI's default on this machine (4 x CPUs), used as is against the controller
+const EDGE_BASE = "/edge/management/v1";
+
+type Times = Record<string, number[]>;
+
+const spread = (values: number[]) =>
+  `min ${Math.round(Math.min(...values))} / median ${Math.round(median(values))} / max ${Math.round(Math.max(...values))} ms`;
+
+function push(times: Times, key: string, ms: number): void {
+  times[key] ??= [];
+  times[key].push(ms);
+}
+
+/** Frontdoor config for the mock, token as a secret. */
+function frontdoorConfig(mock: MockServer) {
+  const c = mockConfig(mock);
+  return {
+    config: {
+      "frontdoor:apiUrl": c["frontdoor:apiUrl"],
+      "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
+    },
+    secretConfig: { "frontdoor:token": c["frontdoor:token"] },
+  };
+}
+
+async function cliRun(stack: CliStack, args: string[]): Promise<number> {
+  return (await timed(() => stack.ok([...args, "--yes", "--skip-preview"]))).ms;
+}
+
+async function harnessRun(
+  command: "up" | "refresh" | "destroy",
+  opts: Parameters<typeof runHarness>[1],
+): Promise<number> {
+  const { ms, value } = await timed(() => runHarness(command, opts));
+  if (value.exitCode !== 0) throw new Error(`harness ${command} failed: ${value.stderr.slice(-2000)}`);
+  return ms;
+}
+
+/** Harness and real CLI, up/refresh/destroy of 200 auth providers on the mock, interleaved. */
+async function cliVersusHarness(repeats: number, times: Times): Promise<void> {
+  const mock = await startMockServer();
+  const { config, secretConfig } = frontdoorConfig(mock);
+  const stackConfig = { ...config, count: String(COUNT) };
+  const stack = await cliStack(MANY, {
+    config: stackConfig,
+    secretConfig: { ...secretConfig, clientSecret: "bench-client-secret" },
+  });
+  const harnessOpts = {
+    programDir: MANY, // the original: the CLI's copy holds its encrypted stack config
+    stateFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-peers-")), "bench.json"),
+    config: stackConfig,
+    secretConfig: { ...secretConfig, clientSecret: "bench-client-secret" },
+    parallel: HARNESS_PARALLEL,
+  };
+  try {
+    for (let i = 0; i < repeats; i++) {
+      for (const command of ["up", "refresh", "destroy"] as const)
+        push(times, `harness ${command}`, await harnessRun(command, harnessOpts));
+      for (const command of ["up", "refresh", "destroy"] as const)
+        push(times, `cli ${command}`, await cliRun(stack, [command, "--parallel", String(HARNESS_PARALLEL)]));
+    }
+  } finally {
+    await stack.dispose();
+    await mock.close();
+  }
+}
+
+/** Login and the provider's own requests for one service (POST, then GET of what was made), raw. */
+async function rawEdgeCreates(
+  ctrl: RealController,
+  prefix: string,
+): Promise<{ ms: number; cleanup: () => Promise<void> }> {
+  const dispatcher = new Agent({ connections: CLI_PARALLEL, connect: { ca: ctrl.caPem } });
+  const call = async (method: "POST" | "GET" | "DELETE", p: string, token?: string, body?: unknown) => {
+    const res = await request(`${ctrl.url}${EDGE_BASE}${p}`, {
+      method,
+      dispatcher,
+      headers: {
+        accept: "application/json",
+        ...(token ? { "zt-session": token } : {}),
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new Error(`${method} ${p}: ${res.statusCode} ${text}`);
+    return JSON.parse(text) as { data: { id: string; token?: string } };
+  };
+  const ids: string[] = [];
+  let token = "";
+  const { ms } = await timed(async () => {
+    const login = await call("POST", "/authenticate?method=password", undefined, {
+      username: ctrl.username,
+      password: ctrl.password,
+    });
+    token = login.data.token as string;
+    const items = Array.from({ length: COUNT }, (_, i) => i);
+    await inParallel(items, CLI_PARALLEL, async (i) => {
+      const created = await call("POST", "/services", token, {
+        name: `${prefix}-${i}`,
+        configs: [],
+        roleAttributes: [],
+        encryptionRequired: true,
+        terminatorStrategy: "smartrouting",
+        maxIdleTimeMillis: 0,
+        tags: {},
+      });
+      ids.push(created.data.id);
+      await call("GET", `/services/${created.data.id}`, token);
+    });
+  });
+  return {
+    ms,
+    cleanup: async () => {
+      await inParallel(ids, CLI_PARALLEL, (id) => call("DELETE", `/services/${id}`, token));
+      await dispatcher.close();
+    },
+  };
+}
+
+/** What the provider sends per service, from the mock's log of the CLI's up (for the raw side). */
+function requestsPerService(mock: MockServer): string {
+  const counts = new Map<string, number>();
+  for (const entry of mock.log) {
+    if (!entry.path.startsWith(`${EDGE_BASE}/services`)) continue;
+    const key = `${entry.method} ${entry.path === `${EDGE_BASE}/services` ? "/services" : "/services/{id}"}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k} x ${n / COUNT}`).join(", ");
+}
+
+/** Real CLI against the real controller and the mock; raw HTTP and the CLI's empty up beside. */
+async function cliAgainstController(repeats: number, times: Times, notes: string[]): Promise<void> {
+  const ctrl = await startController();
+  const mock = await startMockServer();
+  const edgeConfig = (c: Record<string, string>) => {
+    const { "frontdoor:edgePassword": password, ...config } = c;
+    return { config, secretConfig: { "frontdoor:edgePassword": password } };
+  };
+  const real = edgeConfig(realEdgeConfig(ctrl));
+  const m = mockConfig(mock);
+  const onMock = edgeConfig({
+    "frontdoor:edgeUrl": m["frontdoor:edgeUrl"],
+    "frontdoor:edgeUsername": m["frontdoor:edgeUsername"],
+    "frontdoor:edgePassword": m["frontdoor:edgePassword"],
+  });
+  // Three stacks of one program, each in a copy of its own (cliStack's copy is one per program).
+  const copies: string[] = [];
+  const stackOf = async (
+    name: string,
+    settings: { config: Record<string, string>; secretConfig: Record<string, string> },
+  ) => {
+    const dir = path.join(__dirname, "programs", `.work-${name}-${process.pid}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.cpSync(EDGE_MANY, dir, { recursive: true });
+    copies.push(dir);
+    return cliStack(dir, { stack: name, inPlace: true, ...settings });
+  };
+  const stacks = {
+    empty: await stackOf("empty", {
+      config: { ...real.config, count: "0", prefix: "empty" },
+      secretConfig: real.secretConfig,
+    }),
+    real: await stackOf("real", {
+      config: { ...real.config, count: String(COUNT), prefix: "bench-cli" },
+      secretConfig: real.secretConfig,
+    }),
+    mock: await stackOf("mock", {
+      config: { ...onMock.config, count: String(COUNT), prefix: "bench-cli" },
+      secretConfig: onMock.secretConfig,
+    }),
+  };
+  try {
+    for (let i = 0; i < repeats; i++) {
+      push(times, "cli empty up", await cliRun(stacks.empty, ["up"]));
+      push(times, "cli up controller", await cliRun(stacks.real, ["up"]));
+      push(times, "cli destroy controller", await cliRun(stacks.real, ["destroy"]));
+      const raw = await rawEdgeCreates(ctrl, `bench-raw-${i}`);
+      push(times, "raw controller", raw.ms);
+      await raw.cleanup();
+      mock.clearLog();
+      push(times, "cli up mock", await cliRun(stacks.mock, ["up"]));
+      if (i === 0)
+        notes.push(`requests the provider sends per service (mock log): ${requestsPerService(mock)}`);
+      push(times, "cli destroy mock", await cliRun(stacks.mock, ["destroy"]));
+    }
+  } finally {
+    for (const stack of Object.values(stacks)) await stack.dispose();
+    for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+    await mock.close();
+    await ctrl.stop();
+  }
+}
+
+export async function realPeerBenchmarks(
+  repeats = Number(process.env.PEERS_REPEATS ?? 5),
+): Promise<{ rows: Row[]; notes: string[] }> {
+  const missing = (
+    ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", "ziti"] as const
+  ).filter((name) => !peerPath(name));
+  if (missing.length)
+    return {
+      rows: [],
+      notes: [
+        `real-peer rows SKIPPED: ${missing.join(", ")} not built in ${PEERS_BIN} (run \`npm run peers\`)`,
+      ],
+    };
+  const times: Times = {};
+  const notes: string[] = [];
+  await cliVersusHarness(repeats, times);
+  await cliAgainstController(repeats, times, notes);
+  const med = (key: string) => median(times[key]);
+  const rows: Row[] = [];
+  for (const command of ["up", "refresh", "destroy"])
+    rows.push(
+      row(
+        `Real CLI ${command} of ${COUNT} auth providers vs the harness, mock, parallel ${HARNESS_PARALLEL} (median of ${repeats}, interleaved)`,
+        med(`cli ${command}`),
+        med(`harness ${command}`),
+        undefined,
+      ),
+    );
+  rows.push(
+    row(
+      `Real CLI fixed start-up: up of the Edge program with 0 resources (median of ${repeats})`,
+      med("cli empty up"),
+      undefined,
+      undefined,
+    ),
+  );
+  rows.push(
+    row(
+      `Real CLI up of ${COUNT} Edge services, real controller, vs raw HTTP (same requests, ${CLI_PARALLEL} at a time) + CLI start-up (median of ${repeats}, interleaved)`,
+      med("cli up controller"),
+      med("raw controller") + med("cli empty up"),
+      1.2,
+    ),
+  );
+  rows.push(
+    row(
+      `Real CLI up of ${COUNT} Edge services: real controller vs the mock (median of ${repeats}, interleaved)`,
+      med("cli up controller"),
+      med("cli up mock"),
+      undefined,
+    ),
+  );
+  rows.push(
+    row(
+      `Real CLI destroy of ${COUNT} Edge services: real controller vs the mock (median of ${repeats})`,
+      med("cli destroy controller"),
+      med("cli destroy mock"),
+      undefined,
+    ),
+  );
+  for (const [key, values] of Object.entries(times)) notes.push(`${key}: ${spread(values)}`);
+  return { rows, notes };
+}
+
+/** The "Reading the figures" entry of these rows (bench/results.md). */
+export const realPeersReading = `- **Real CLI vs the harness (mock, 200 auth providers).** Same program, same parallelism (16). Under
+  load (5 repeats) the CLI was faster (up 0.80x, refresh 0.32x, destroy 0.66x of the harness); on
+  the quieter machine (2 repeats) up 1.35x, refresh 0.62x, destroy 2.18x: the two trade places with
+  the load, so no ranking is claimed; the harness's scaling is its own row set.
+- **Real CLI against the real controller (200 Edge services) vs raw HTTP + CLI start-up: MISSED
+  (1.88x loaded, 2.45x quieter).** The raw side sends exactly the provider's requests (the mock's log:
+  one POST and one GET per service) 8 at a time: 0.27 s on the quieter machine; the CLI's empty
+  \`up\` (start-up) 2.4 s; the CLI's \`up\` 6.5 s, i.e. about 20 ms per resource beyond start-up.
+  The controller is not the cause: the same \`up\` against the mock took 6.2 s (1.05x; 1.11x loaded).
+  Profiled: CPU per process of one \`up\` of 200 (from /proc, loaded machine, 19.8 s wall): pulumi
+  2.83 s (0.28 s for the empty up), the program's node 4.05 s (2.68 s empty), the dynamic-provider
+  host 1.25 s, the language host 0.1 s. The CLI's Go CPU profile
+  (\`--profiling\`): 67% of its CPU in SnapshotManager.saveSnapshot (the file backend writes the
+  whole checkpoint after each step: md5 and JSON of the state, growing with every resource). So the
+  per-resource cost over the empty up is the engine's checkpointing (pulumi +2.55 s) and the
+  program's registrations (+1.37 s), about 20 ms of CPU per resource, and on a 2-core machine under
+  load CPU time is wall time. Our provider's part (the host: 1.25 s including its start-up) is the
+  smallest. With
+  PULUMI_SKIP_CHECKPOINTS=true the CLI's destroy of 200 went from 7.2-7.7 s to 4.3-4.7 s (single
+  runs); that is the user's choice (it gives up intermediate checkpoints), not the provider's.`;
