@@ -10,6 +10,7 @@ import { noAuth } from "../http/client";
 import { ApiError, ProviderError } from "../http/errors";
 import { FrontdoorClient } from "../http/frontdoor";
 import { registerSecret } from "../redact";
+import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 
 const connection = {
@@ -179,17 +180,6 @@ function refusal(status: number, auth: "anonymous" | "credentials"): string {
   return auth === "anonymous"
     ? "certificate request token refused: expired, unknown, or consumed by a service that deletes used tokens"
     : "refused: the certificate request token expired, or the API credentials were not accepted";
-}
-
-function parseArgs<S extends z.ZodType>(fn: string, schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const property = issue.path.map(String).join(".") || "(arguments)";
-    const unknown = issue.code === "unrecognized_keys" ? ` ${issue.keys.join(", ")}` : "";
-    return `${property}: ${issue.message}${unknown}`;
-  });
-  throw new ProviderError(`${fn}: ${problems.join("; ")}`);
 }
 
 /** The documented fields of an answer (extra fields the server may add are dropped; missing ones are null). */

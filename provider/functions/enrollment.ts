@@ -16,6 +16,7 @@ import { pemSetting } from "../config";
 import { ProviderError } from "../http/errors";
 import { registerSecret } from "../redact";
 import { generateKeyPairAndCsr } from "../resources/pem";
+import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 
 export const CLIENT_API_PATH = "/edge/client/v1";
@@ -88,7 +89,7 @@ interface EnrollmentClaims {
 
 /** Enrolls the identity of an ott enrollment JWT; see the module comment for the trust steps. */
 export async function enrollIdentity(input: EnrollIdentityArgs): Promise<EnrollIdentityResult> {
-  const args = parseArgs(input);
+  const args = parseArgs(FN, EnrollIdentityArgs, input);
   registerSecret(args.jwt);
   const { header, claims, signedPart, signature } = decodeJwt(args.jwt);
   registerSecret(claims.jti);
@@ -138,17 +139,6 @@ export async function enrollIdentity(input: EnrollIdentityArgs): Promise<EnrollI
     expiresAt: new Date(leaf.validTo).toISOString(),
     identityJson,
   };
-}
-
-function parseArgs(input: unknown): z.output<typeof EnrollIdentityArgs> {
-  const result = EnrollIdentityArgs.safeParse(input);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const property = issue.path.map(String).join(".") || "(arguments)";
-    const unknown = issue.code === "unrecognized_keys" ? ` ${issue.keys.join(", ")}` : "";
-    return `${property}: ${issue.message}${unknown}`;
-  });
-  throw new ProviderError(`${FN}: ${problems.join("; ")}`);
 }
 
 /** Header, claims and signature of the JWT, checked for what an ott enrollment needs (never quoting it). */

@@ -12,6 +12,7 @@ import { type Props, type ResourceContext, type ResourceDefinition, toPlainData 
 import { resourceDefinition } from "../resources";
 import { objectId } from "../resources/common";
 import { secretPaths } from "../shape";
+import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 
 /** The Edge kinds with lookups (every Edge kind the provider manages). */
@@ -80,7 +81,7 @@ function result(def: ResourceDefinition, id: string, outs: Props): Props {
 /** One object by id or by name; fails naming the kind and the id or name when there is none. */
 export async function lookup(kind: LookupKind, input: LookupArgs, settings: RawSettings): Promise<Props> {
   const fn = lookupName(kind);
-  const args = parseArgs(fn, LookupArgs, input);
+  const args = parseArgs(fn, LookupArgs, input ?? {});
   const def = definition(kind);
   return withEdge(settings, async (ctx) => {
     if (args.id !== undefined) {
@@ -101,7 +102,7 @@ export async function list(
   input: ListArgs,
   settings: RawSettings,
 ): Promise<{ items: Props[] }> {
-  const args = parseArgs(listName(kind), ListArgs, input);
+  const args = parseArgs(listName(kind), ListArgs, input ?? {});
   const def = definition(kind);
   return withEdge(settings, async (ctx) => ({
     items: (await def.search(ctx, args.filter)).map(({ id, outs }) => result(def, id, outs)),
@@ -135,17 +136,6 @@ async function withEdge<T>(settings: RawSettings, work: (ctx: ResourceContext) =
       await entry.client.close();
     }
   }
-}
-
-function parseArgs<S extends z.ZodType>(fn: string, schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const property = issue.path.map(String).join(".") || "(arguments)";
-    const unknown = issue.code === "unrecognized_keys" ? ` ${issue.keys.join(", ")}` : "";
-    return `${property}: ${issue.message}${unknown}`;
-  });
-  throw new ProviderError(`${fn}: ${problems.join("; ")}`);
 }
 
 /**
