@@ -12,7 +12,7 @@ import {
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
-import { ApiError, ProviderError } from "./errors";
+import { answerWithoutIdError, ProviderError } from "./errors";
 
 export const EDGE_BASE_PATH = "/edge/management/v1";
 /** The controller's maximum page size. */
@@ -86,17 +86,7 @@ export class EdgeClient {
       resource: label,
     });
     const id = res.body?.data?.id;
-    if (!id) {
-      // Created, maybe, but not named: as ambiguous as a lost answer (the object is looked up by name).
-      throw new ApiError({
-        resource: label,
-        method: "POST",
-        path,
-        status: res.status,
-        serverMessage: "the answer has no id",
-        ambiguous: true,
-      });
-    }
+    if (!id) throw answerWithoutIdError(label, path, res.status);
     return id;
   }
 

@@ -59,6 +59,21 @@ export class ProviderError extends Error {
 }
 
 /**
+ * A create answered 2xx without an id: the object may exist, but is not named, so it is as ambiguous as
+ * a lost answer (the caller looks it up by name, as after a network error).
+ */
+export function answerWithoutIdError(resource: string, path: string, status: number): ApiError {
+  return new ApiError({
+    resource,
+    method: "POST",
+    path,
+    status,
+    serverMessage: "the answer has no id",
+    ambiguous: true,
+  });
+}
+
+/**
  * The object exists on the server, but the operation did not finish (reading it back, waiting for it to
  * be ready, verifying it). The dynamic-provider host reports an error carrying `id` and `properties` as
  * "created, but failed to initialize": the engine keeps the object in the state with these properties

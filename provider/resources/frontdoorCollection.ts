@@ -1,6 +1,6 @@
 // The calls every Frontdoor resource makes on its collection (`/frontdoor/{frontdoorId}/<collection>`),
 // written once: get (404 = gone), create, patch, put, delete (404 = already gone), find by name.
-import { ApiError } from "../http/errors";
+import { answerWithoutIdError } from "../http/errors";
 import { FrontdoorClient } from "../http/frontdoor";
 import type { Props, ResourceContext } from "../resource";
 
@@ -40,17 +40,8 @@ export class FrontdoorCollection {
       .frontdoor()
       .http.request<ServerObject>({ method: "POST", path, body, resource: this.label(props) });
     const created = res.body;
-    if (typeof created?.id !== "string" || created.id === "") {
-      // Created, maybe, but not named: as ambiguous as a lost answer (the object is looked up by name).
-      throw new ApiError({
-        resource: this.label(props),
-        method: "POST",
-        path,
-        status: res.status,
-        serverMessage: "the answer has no id",
-        ambiguous: true,
-      });
-    }
+    if (typeof created?.id !== "string" || created.id === "")
+      throw answerWithoutIdError(this.label(props), path, res.status);
     markHeld(this.kind, created.id);
     return created;
   }
