@@ -17,7 +17,6 @@ import {
   type ResourceContext,
   type ResourceDefinition,
   toPlainData,
-  withKey,
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { unsafeIdReason } from "./resources/common";
@@ -79,13 +78,15 @@ export function context(): ResourceContext {
 
 export async function check(kind: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
-  const provider = news[PROVIDER_KEY];
-  const given = omit(news, PROVIDER_KEY);
-  const withDefaults = applyScopeDefaults(def, given);
-  const { inputs, failures } = checkInputs(def, withDefaults, fromState(def, olds ?? {}));
+  // One copy of the program's inputs (without __provider), edited in place from here on: check runs
+  // for every resource of every up, and each copy showed in the CRUD profile.
+  const given = applyScopeDefaults(def, omit(news, PROVIDER_KEY), true);
+  const { inputs, failures } = checkInputs(def, given, fromState(def, olds ?? {}));
+  // Either zod's output or `given`: both this call's own objects.
+  inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
   const settingFailures = settingCheckFailures();
   return {
-    inputs: withKey(inputs, PROVIDER_KEY, provider),
+    inputs,
     failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
 }
@@ -316,10 +317,14 @@ export async function remove(kind: string, id: string, props: Props) {
   releaseHeld(def.kind, target.id);
 }
 
-function applyScopeDefaults(def: ResourceDefinition, inputs: Props): Props {
+/** `owned`: `inputs` is the caller's own copy, set in place (check runs for every resource of every up). */
+function applyScopeDefaults(def: ResourceDefinition, inputs: Props, owned = false): Props {
   if (def.api !== "frontdoor" || inputs.frontdoorId !== undefined) return inputs;
   const frontdoorId = currentSettings().frontdoorId;
-  return frontdoorId === undefined ? inputs : { ...inputs, frontdoorId };
+  if (frontdoorId === undefined) return inputs;
+  if (!owned) return { ...inputs, frontdoorId };
+  inputs.frontdoorId = frontdoorId;
+  return inputs;
 }
 
 /**
@@ -353,7 +358,7 @@ function toState(def: ResourceDefinition, outs: Props): Props {
 
 /** State (outputs or old inputs) as the resource modules work with it: the inverse of toState. */
 function fromState(def: ResourceDefinition, props: Props): Props {
-  return joinSecretValues(def, withoutProvider(props));
+  return joinSecretValues(def, props, PROVIDER_KEY);
 }
 
 /** Errors leave the provider naming the resource, redacted; unexpected ones keep their message only. */

@@ -110,13 +110,6 @@ export function omit(props: Props, key: string): Props {
   return out;
 }
 
-/** A copy of `props` with `key` set (what `{ ...props, [key]: value }` says, without V8's slow path for it). */
-export function withKey(props: Props, key: string, value: unknown): Props {
-  const out: Props = { ...props };
-  out[key] = value;
-  return out;
-}
-
 /** The engine's placeholder for a value not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -181,7 +174,10 @@ export function checkInputs(
     const failures = def.validate?.(result.data, olds) ?? [];
     for (const secret of valuesAt(result.data, secretPaths(def.inputs))) registerSecret(secret);
     if (failures.length) return { inputs: news, failures };
-    return { inputs: { ...result.data, ...def.checkStamp?.(result.data, Date.now()) }, failures };
+    // zod's output is a fresh object: the stamp goes into it, not into another copy.
+    const inputs = result.data as Props;
+    if (def.checkStamp) Object.assign(inputs, def.checkStamp(result.data, Date.now()));
+    return { inputs, failures };
   }
   const unknownKeys = Object.keys(news).filter((k) => containsUnknown(news[k]));
   const failures: CheckFailure[] = [];
@@ -288,16 +284,18 @@ export function sameValue(a: unknown, b: unknown, asSet = false, setPaths: strin
     return x.every((item, i) => sameValue(item, y[i]));
   }
   if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) {
-      const below = setPaths.length
-        ? setPaths.filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1))
-        : setPaths;
-      if (!sameValue(a[k], b[k], setPaths.includes(k), below)) return false;
-    }
+    // Every key of either side, without building a set of them (the diff runs for every resource).
+    for (const k of Object.keys(a)) if (!sameAt(a, b, k, setPaths)) return false;
+    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k) && !sameAt(a, b, k, setPaths)) return false;
     return true;
   }
   return a === b;
+}
+
+function sameAt(a: Props, b: Props, k: string, setPaths: string[]): boolean {
+  if (setPaths.length === 0) return sameValue(a[k], b[k]);
+  const below = setPaths.filter((p) => p.startsWith(`${k}.`)).map((p) => p.slice(k.length + 1));
+  return sameValue(a[k], b[k], setPaths.includes(k), below);
 }
 
 function isEmpty(v: unknown): boolean {
@@ -328,10 +326,18 @@ export function toPlainData(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (Buffer.isBuffer(value)) return value.toString("base64");
   if (value instanceof Map) return toPlainData(Object.fromEntries(value));
-  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(toPlainData);
+  // Loops rather than filter/map and Object.entries: every answer of every call passes here.
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) if (item !== undefined) out.push(toPlainData(item));
+    return out;
+  }
   if (typeof value === "object") {
     const out: Props = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toPlainData(v);
+    for (const k of Object.keys(value)) {
+      const v = (value as Props)[k];
+      if (v !== undefined) out[k] = toPlainData(v);
+    }
     return out;
   }
   return value;

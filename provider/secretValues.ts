@@ -5,7 +5,7 @@
 // name. Kept apart, `data` is shown leaf by leaf and the secret stays a secret, also on import, where no
 // earlier state tells the engine which leaves were secret. The provider puts the leaves back before it
 // compares or sends anything, so diffs and updates see the object as the API does.
-import { omit, type Props, type ResourceDefinition, withKey } from "./resource";
+import { omit, type Props, type ResourceDefinition } from "./resource";
 import { secretPaths } from "./shape";
 
 export const SECRET_VALUES = "secretValues";
@@ -31,42 +31,56 @@ function nestedSecretLeaves(def: ResourceDefinition): SecretLeaf[] {
   return leaves;
 }
 
-/** Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. */
+/**
+ * Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. `outs`
+ * must be the caller's own copy (toState's plain-data copy): its top level is edited in place, and
+ * only the objects on a leaf's path are copied again (the engine converts every answer: one copy less
+ * per call showed in the CRUD profile).
+ */
 export function separateSecretValues(def: ResourceDefinition, outs: Props): Props {
   const leaves = nestedSecretLeaves(def);
   if (leaves.length === 0) return outs;
   const secrets: Record<string, unknown> = {};
-  let state = outs;
   for (const { path, keys } of leaves) {
-    const value = getAt(state, keys);
+    const value = getAt(outs, keys);
     if (value === undefined) continue;
     secrets[path] = value;
-    state = withoutAt(state, keys);
+    outs[keys[0]] = withoutAt(outs[keys[0]] as Props, keys, 1);
   }
-  return withKey(state, SECRET_VALUES, secrets);
+  outs[SECRET_VALUES] = secrets;
+  return outs;
 }
 
-/** State as the provider works with it: `secretValues` put back in place (the inverse of the above). */
-export function joinSecretValues(def: ResourceDefinition, state: Props): Props {
+/**
+ * State as the provider works with it: `secretValues` put back in place (the inverse of the above),
+ * and the keys in `drop` left out, in one copy (the engine drops `__provider` at the same time).
+ */
+export function joinSecretValues(def: ResourceDefinition, state: Props, drop?: string): Props {
+  const joined: Props = {};
+  for (const key of Object.keys(state)) if (key !== SECRET_VALUES && key !== drop) joined[key] = state[key];
   const secrets = state[SECRET_VALUES];
-  if (secrets === undefined || secrets === null || typeof secrets !== "object") return state;
-  let joined: Props = omit(state, SECRET_VALUES);
-  for (const [path, value] of Object.entries(secrets as Record<string, unknown>)) {
-    // Only leaves the schema declares go back, and only into an object that is there.
-    const keys = nestedSecretLeaves(def).find((leaf) => leaf.path === path)?.keys;
-    if (!keys) continue;
-    const parent = getAt(joined, keys.slice(0, -1));
+  if (secrets === undefined || secrets === null || typeof secrets !== "object") {
+    // Not separated (no nested secrets, or older state): secretValues, if any, is not ours to join.
+    if (SECRET_VALUES in state) joined[SECRET_VALUES] = secrets;
+    return joined;
+  }
+  // Only leaves the schema declares go back, and only into an object that is there.
+  for (const { path, keys } of nestedSecretLeaves(def)) {
+    if (!Object.hasOwn(secrets, path)) continue;
+    const value = (secrets as Record<string, unknown>)[path];
+    const parent = getAt(joined, keys, keys.length - 1);
     if (parent === null || typeof parent !== "object" || Array.isArray(parent)) continue;
-    joined = withAt(joined, keys, value);
+    joined[keys[0]] = withAt(joined[keys[0]] as Props, keys, value, 1);
   }
   return joined;
 }
 
-function getAt(value: unknown, keys: string[]): unknown {
+/** The value at `keys` (its first `length` keys: a leaf's parent without a sliced copy of the path). */
+function getAt(value: unknown, keys: string[], length = keys.length): unknown {
   let current = value;
-  for (const key of keys) {
+  for (let i = 0; i < length; i++) {
     if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+    current = (current as Record<string, unknown>)[keys[i]];
   }
   return current;
 }

@@ -47,7 +47,9 @@ export class FrontdoorClient {
 
   /** Path of a collection (or an object in it) of one frontdoor. */
   static path(frontdoorId: string, collection: string, ...rest: string[]): string {
-    return ["", "frontdoor", frontdoorId, collection, ...rest].map(encodeURIComponent).join("/");
+    let path = `/frontdoor/${encodeURIComponent(frontdoorId)}/${encodeURIComponent(collection)}`;
+    for (const part of rest) path += `/${encodeURIComponent(part)}`;
+    return path;
   }
 
   async call<T>(opts: RequestOptions): Promise<T> {
