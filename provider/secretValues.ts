@@ -32,23 +32,23 @@ function nestedSecretLeaves(def: ResourceDefinition): SecretLeaf[] {
 }
 
 /**
- * Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. `outs`
- * must be the caller's own copy (toState's plain-data copy): its top level is edited in place, and
- * only the objects on a leaf's path are copied again (the engine converts every answer: one copy less
- * per call showed in the CRUD profile).
+ * Outputs as stored: each nested secret leaf moved from its place into `secretValues[path]`. A new
+ * object; of `outs`, only the objects on a leaf's path are copied (the rest is shared: `outs` is
+ * the plain data of an answer, owned by no one else).
  */
 export function separateSecretValues(def: ResourceDefinition, outs: Props): Props {
   const leaves = nestedSecretLeaves(def);
   if (leaves.length === 0) return outs;
+  const state: Props = { ...outs };
   const secrets: Record<string, unknown> = {};
   for (const { path, keys } of leaves) {
-    const value = getAt(outs, keys);
+    const value = getAt(state, keys);
     if (value === undefined) continue;
     secrets[path] = value;
-    outs[keys[0]] = withoutAt(outs[keys[0]] as Props, keys, 1);
+    state[keys[0]] = withoutAt(state[keys[0]] as Props, keys, 1);
   }
-  outs[SECRET_VALUES] = secrets;
-  return outs;
+  state[SECRET_VALUES] = secrets;
+  return state;
 }
 
 /**
