@@ -85,10 +85,13 @@ export class GroupProcess {
     }
   }
 
-  /** SIGTERM to its process group, then waits for it to exit. */
+  /** SIGTERM to its process group, then waits for it to exit (SIGKILL if it has not after 5 s). */
   async stop(): Promise<void> {
     if (this.ended !== undefined || this.pid === undefined) return;
     killGroup(this.child, "SIGTERM");
+    // A program may handle SIGTERM itself and go on.
+    const timer = setTimeout(() => killGroup(this.child, "SIGKILL"), 5000);
     await this.exited;
+    clearTimeout(timer);
   }
 }

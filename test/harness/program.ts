@@ -72,7 +72,8 @@ class HarnessMonitor {
   private readonly steps = new Map<string, Promise<boolean>>();
   /** Resolves at the first failed step: like the engine, the harness then starts no new step. */
   readonly firstFailure: Promise<void>;
-  private failed = false;
+  /** Why no new step starts any more (a failed step, the program process gone). */
+  private stopReason: string | undefined;
   private signalFailure!: () => void;
   /**
    * The live resources of the state by URN, as the program run starts: a URN registers once, so the
@@ -120,17 +121,25 @@ class HarnessMonitor {
     // The engine starts a step only when the steps it depends on are done.
     const deps = await Promise.all(reg.dependencies.map((d) => this.steps.get(d) ?? true));
     if (deps.includes(false)) throw new Error(`${reg.name} not updated: a dependency failed`);
-    if (this.failed) throw new Error(`${reg.name} not updated: an earlier step failed`);
-    try {
-      return await this.s.limit.run(() => runStep(this.s, reg, this.olds.get(reg.urn)));
-    } catch (e: any) {
-      const inState = this.s.state.resources.some((r) => r.urn === reg.urn);
-      this.s.fail({ urn: reg.urn, name: reg.name, type: reg.type, message: e.message });
-      this.s.record(reg, inState ? "update" : "create", { error: e.message });
-      this.failed = true;
-      this.signalFailure();
-      throw e;
-    }
+    return this.s.limit.run(async () => {
+      // Checked when the step would start (a step waiting for a free slot has not started).
+      if (this.stopReason) throw new Error(`${reg.name} not updated: ${this.stopReason}`);
+      try {
+        return await runStep(this.s, reg, this.olds.get(reg.urn));
+      } catch (e: any) {
+        const inState = this.s.state.resources.some((r) => r.urn === reg.urn);
+        this.s.fail({ urn: reg.urn, name: reg.name, type: reg.type, message: e.message });
+        this.s.record(reg, inState ? "update" : "create", { error: e.message });
+        this.stop("an earlier step failed");
+        this.signalFailure();
+        throw e;
+      }
+    });
+  }
+
+  /** Starts no new step (those already started finish). */
+  stop(reason: string): void {
+    this.stopReason ??= reason;
   }
 
   /** Resolves when every step started so far has finished. */
@@ -192,7 +201,9 @@ export async function runProgram(s: Session): Promise<ProgramRun> {
   // steps it started still finish, so the state holds what they did.
   let finished = false;
   const exited = program.exited.then((how) => {
-    if (!finished) s.fail({ message: `the program process exited (${how}) before the program finished` });
+    if (finished) return;
+    s.fail({ message: `the program process exited (${how}) before the program finished` });
+    monitor.stop("the program process exited");
   });
   await Promise.race([done, monitor.firstFailure, exited]);
   finished = true;

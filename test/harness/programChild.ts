@@ -15,7 +15,8 @@ import type {
 } from "./programProtocol";
 
 // Gone with the harness whatever ended it, even a SIGKILL: the kernel closes the IPC channel then.
-process.on("disconnect", () => process.exit(0));
+// A failure code: Pulumi's runtime prints its promise-leak report only on a clean exit.
+process.on("disconnect", () => process.exit(1));
 
 const settings = require("@pulumi/pulumi/runtime/settings");
 const resproto = require("@pulumi/pulumi/proto/resource_pb");
