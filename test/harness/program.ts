@@ -5,7 +5,7 @@
 // with the real id and outputs.
 import * as path from "node:path";
 import { GroupProcess } from "./children";
-import type { FromProgram, PlainRegistration, RegisteredMessage, ToProgram } from "./programProtocol";
+import type { FromProgram, PlainRegistration, ToProgram } from "./programProtocol";
 import { stripSecrets } from "./secrets";
 import type { Session } from "./session";
 import type { StateResource } from "./state";
@@ -179,9 +179,11 @@ export async function runProgram(s: Session): Promise<ProgramRun> {
         errors.push(...message.errors);
         return resolve();
       }
-      const answer = (m: Omit<RegisteredMessage, "kind" | "seq">) =>
-        program.send({ kind: "registered", seq: message.seq, ...m } as RegisteredMessage);
-      monitor.register(message.registration).then(answer, (e: any) => answer({ error: e.message }));
+      const { seq } = message;
+      monitor.register(message.registration).then(
+        (r) => program.send({ kind: "registered", seq, ...r }),
+        (e: any) => program.send({ kind: "registered", seq, error: e.message }),
+      );
     };
   });
   const config = stripSecrets(s.state.config);
@@ -197,8 +199,8 @@ export async function runProgram(s: Session): Promise<ProgramRun> {
   });
   // After a failed step the program may wait forever on outputs that will never resolve (resources
   // depending on the failed one); the engine stops the deployment then, and so does the harness,
-  // once the steps already under way have finished. A program process that dies fails the run; the
-  // steps it started still finish, so the state holds what they did.
+  // once the steps already under way have finished. A program process that dies fails the run: no
+  // new step starts, the steps under way finish, and the state holds what they did.
   let finished = false;
   const exited = program.exited.then((how) => {
     if (finished) return;
