@@ -10,7 +10,7 @@ import { type HarnessOptions, readState, runHarness, startHarness } from "./harn
 import { makeCipher, newSalt } from "./harness/crypto";
 import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
-import { childPids, killAll, running, waitForChild, waitGone } from "./support/processes";
+import { childPids, killAll, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
@@ -74,27 +74,29 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const run = startHarness("up", options(name));
     const harnessPid = run.child.pid as number;
     started.push(harnessPid);
-    const hostPid = await waitForChild(harnessPid);
-    started.push(hostPid);
+    const hostPid = await waitForHost(harnessPid);
+    const programPid = await waitForProgram(harnessPid);
+    started.push(hostPid, programPid);
     await enough;
     process.kill(harnessPid, signal);
     const result = await run.result;
     mock.faults.clear();
     // Requests that reached the mock are still carried out (after their delay), as a server would.
     await new Promise((r) => setTimeout(r, 800));
-    return { result, hostPid, harnessPid };
+    return { result, hostPid, programPid, harnessPid };
   }
 
   for (const [signal, code] of [
     ["SIGTERM", 143],
     ["SIGINT", 130],
   ] as const) {
-    it(`${signal}: the harness writes the creates under way as pending, kills its host and exits ${code}`, async () => {
+    it(`${signal}: the harness writes the creates under way as pending, kills its host and program, exits ${code}`, async () => {
       const name = `sig${code}`;
-      const { result, hostPid } = await interruptUp(name, signal);
+      const { result, hostPid, programPid } = await interruptUp(name, signal);
       assert.equal(result.exitCode, code, result.stderr);
       assert.match(result.stderr, new RegExp(`${signal}: stopped with \\d+ operation\\(s\\) under way`));
       assert.deepEqual(await waitGone([hostPid]), [], "the host still runs");
+      assert.deepEqual(await waitGone([programPid]), [], "the program process still runs");
       const state = readState(options(name).stateFile as string);
       assert.ok(state.pendingOperations.length > 0, "no pending operation recorded");
       for (const op of state.pendingOperations) {
@@ -107,11 +109,13 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     });
   }
 
-  it("SIGKILL: the host goes too (its watchdog sees the harness gone); the next run takes over the lock", async () => {
+  it("SIGKILL: the host and the program process go too (they see the harness gone); the next run takes over the lock", async () => {
     const name = "kill9";
-    const { result, hostPid } = await interruptUp(name, "SIGKILL");
+    const { result, hostPid, programPid } = await interruptUp(name, "SIGKILL");
     assert.equal(result.exitCode, 1); // killed by a signal: no exit code of its own
     assert.deepEqual(await waitGone([hostPid]), [], "the host outlived a SIGKILLed harness");
+    // Nobody killed it: it saw its IPC channel to the harness close.
+    assert.deepEqual(await waitGone([programPid]), [], "the program process outlived a SIGKILLed harness");
     const stateFile = options(name).stateFile as string;
     assert.ok(fs.existsSync(`${stateFile}.lock`), "a killed run cannot remove its lock");
     const pendingKilled = readState(stateFile).pendingOperations;
@@ -196,7 +200,60 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     assert.equal((await runHarness("destroy", options(name))).exitCode, 0);
   });
 
-  it("a crash of the harness (the state folder replaced by a file mid-run) kills the host too", async () => {
+  it("the program process killed mid-up: the run fails saying so, the steps under way finish, refresh and up converge", async () => {
+    const name = "progkill";
+    const total = Object.values(COUNTS).reduce((a, b) => a + b, 0);
+    slowCreates();
+    let seen = 0;
+    const posted = new Promise<void>((resolve) => {
+      mock.onRequest = (e) => {
+        if (e.method === "POST" && !e.path.includes("authenticate") && ++seen === 4) resolve();
+      };
+    });
+    // Two steps at a time: most are still waiting to start when the program process dies.
+    const run = startHarness("up", options(name, { parallel: 2 }));
+    const harnessPid = run.child.pid as number;
+    started.push(harnessPid);
+    const hostPid = await waitForHost(harnessPid);
+    const programPid = await waitForProgram(harnessPid);
+    started.push(hostPid, programPid);
+    await posted;
+    process.kill(programPid, "SIGKILL");
+    const result = await run.result;
+    mock.faults.clear();
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.ok(result.report, `no --json report: ${result.stdout.slice(-500)}`);
+    assert.deepEqual(
+      result.report.failures.map((f) => f.message),
+      ["the program process exited (signal SIGKILL) before the program finished"],
+    );
+    assert.deepEqual(result.report.pendingAfter, [], "the steps under way finished and were recorded");
+    assert.deepEqual(await waitGone([hostPid]), [], "the host still runs");
+
+    // Consistent: every object the run made is in the state, and the state holds nothing else.
+    const state = readState(options(name).stateFile as string);
+    assert.ok(state.resources.length >= 4 && state.resources.length < total, `${state.resources.length}`);
+    const known = new Set(state.resources.map((r) => r.id.split("/").pop()));
+    assert.deepEqual(
+      objects(name).filter(([, id]) => !known.has(id)),
+      [],
+      "an object the state does not know",
+    );
+    assert.equal(objects(name).length, state.resources.length);
+
+    const refresh = await runHarness("refresh", options(name, { expectNoChanges: true }));
+    assert.equal(refresh.exitCode, 0, refresh.stderr);
+    const up = await runHarness("up", options(name));
+    assert.equal(up.exitCode, 0, up.stderr);
+    assert.equal(up.report.summary.create, total - state.resources.length);
+    assert.equal(objects(name).length, total);
+    const again = await runHarness("up", options(name, { expectNoChanges: true }));
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.equal((await runHarness("destroy", options(name))).exitCode, 0);
+    assert.deepEqual(objects(name), []);
+  });
+
+  it("a crash of the harness (the state folder replaced by a file mid-run) kills the host and the program too", async () => {
     const name = "crash";
     const stateDir = path.join(work, name);
     slowCreates();
@@ -204,8 +261,9 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const run = startHarness("up", options(name));
     const harnessPid = run.child.pid as number;
     started.push(harnessPid);
-    const hostPid = await waitForChild(harnessPid);
-    started.push(hostPid);
+    const hostPid = await waitForHost(harnessPid);
+    const programPid = await waitForProgram(harnessPid);
+    started.push(hostPid, programPid);
     await new Promise<void>((resolve) => {
       mock.onRequest = (e) => {
         if (e.method === "POST" && ++seen === 3) resolve();
@@ -216,7 +274,11 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const result = await run.result;
     mock.faults.clear();
     assert.notEqual(result.exitCode, 0);
-    assert.deepEqual(await waitGone([hostPid]), [], "the host outlived a crashed harness");
+    assert.deepEqual(
+      await waitGone([hostPid, programPid]),
+      [],
+      "the host or program outlived a crashed harness",
+    );
     assert.deepEqual(childPids(harnessPid), []);
     fs.rmSync(stateDir, { force: true });
   });
@@ -259,6 +321,7 @@ describe("interrupted harness runs: pending operations, no process left behind, 
       assert.ok(fs.existsSync(path.join(dir, ".state", "dev.json")));
       assert.equal(fs.statSync(path.join(dir, ".state", "dev.json.key")).mode & 0o777, 0o600);
       assert.ok(up.report.hostPid && !running(up.report.hostPid), "the host still runs after up");
+      assert.ok(up.report.programPid && !running(up.report.programPid), "the program still runs after up");
       const destroy = await runHarness("destroy", opts);
       assert.equal(destroy.exitCode, 0, destroy.stderr);
       assert.deepEqual(objects("fresh"), []);

@@ -16,7 +16,7 @@ import { issueCertificate } from "./mock/edge/pki";
 import { seededRandom } from "./mock/random";
 import { type MockServer, type RequestLogEntry, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
-import { killAll, waitForChild, waitGone } from "./support/processes";
+import { killAll, waitForHost, waitForProgram, waitGone } from "./support/processes";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const SEED = Number(process.env.KILL_SEED ?? 20261124);
@@ -183,8 +183,9 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     const run = startHarness(command, options(prefix));
     const harnessPid = run.child.pid as number;
     started.push(harnessPid);
-    const hostPid = await waitForChild(harnessPid);
-    started.push(hostPid);
+    const hostPid = await waitForHost(harnessPid);
+    const programPid = command === "up" ? await waitForProgram(harnessPid) : undefined;
+    started.push(hostPid, ...(programPid ? [programPid] : []));
     victimPid = victim === "harness" ? harnessPid : hostPid;
     mock.onRequest = (e) => {
       if (!isWrite(e) || victimPid === undefined) return;
@@ -197,6 +198,8 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     const result = await run.result;
     mock.onRequest = undefined;
     assert.deepEqual(await waitGone([hostPid]), [], `the host outlived the ${victim} kill`);
+    if (programPid)
+      assert.deepEqual(await waitGone([programPid]), [], `the program outlived the ${victim} kill`);
     // Writes that reached the mock are carried out whatever became of the client.
     await new Promise((r) => setTimeout(r, 300));
     return { result, writes, killed: victimPid === undefined };

@@ -15,7 +15,7 @@ import { type MockServer, startMockServer } from "./mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
 import { requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";
-import { killAll, processTree, running, waitForChild, waitGone } from "./support/processes";
+import { killAll, processTree, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
@@ -161,12 +161,13 @@ describe("interrupted up: the harness and the real Pulumi CLI side by side", fun
     };
     const run = startHarness("up", opts);
     const harnessPid = run.child.pid as number;
-    const hostPid = await waitForChild(harnessPid);
-    leftovers.push(harnessPid, hostPid);
+    const hostPid = await waitForHost(harnessPid);
+    const programPid = await waitForProgram(harnessPid);
+    leftovers.push(harnessPid, hostPid, programPid);
     killAtPost(() => process.kill(harnessPid, "SIGKILL"));
     await run.result;
     await settle();
-    assert.deepEqual(await waitGone([hostPid]), [], "the harness's host outlived it");
+    assert.deepEqual(await waitGone([hostPid, programPid]), [], "the harness's host or program outlived it");
 
     const pending = readState(opts.stateFile as string).pendingOperations;
     assert.ok(pending.length > 0);

@@ -2,6 +2,7 @@
 // --transpile-only) but caches the output on disk, so a warm run loads neither ts-node nor
 // typescript (~0.5 s saved per run; the test suite runs the harness many times).
 // Usage: node test/harness/boot.js <cli args>
+//        node test/harness/boot.js --program   (the program process the harness starts: programChild.ts)
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -37,4 +38,4 @@ require.extensions[".ts"] = (module, filename) => {
   module._compile(js, filename);
 };
 
-require("./cli.ts");
+require(process.argv[2] === "--program" ? "./programChild.ts" : "./cli.ts");

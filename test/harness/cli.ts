@@ -1,8 +1,8 @@
 // `npm run harness -- <up|preview|refresh|destroy> <program-dir> [options]`: runs a Pulumi program
 // against the real dynamic-provider host, the way `pulumi up` does. See README-style notes in index.ts.
 import { parseArgs, SECRET_CONFIG_ENV } from "./args";
+import { killAllChildren } from "./children";
 import { formatFailures, formatHeader, formatReport, formatStep } from "./format";
-import { killAllHosts } from "./host";
 import { projectName } from "./project";
 import { Session } from "./session";
 import { setStackConfig } from "./stackConfig";
@@ -92,7 +92,9 @@ async function main(argv: string[]): Promise<number> {
     session.progress = (step, done) => process.stdout.write(formatStep(step, done));
   }
   try {
-    // Start the host before loading @pulumi/pulumi here (commands -> program): both take ~0.5 s.
+    // Start the program process and the host first: each takes ~0.5 s to load @pulumi/pulumi, in
+    // parallel with this process loading the rest of the harness.
+    if (command === "up" || command === "preview") session.program();
     if (command !== "destroy" || session.state.resources.length > 0) session.host().catch(() => undefined);
     const { run } = await import("./commands");
     await run(session);
@@ -125,8 +127,8 @@ let current: Session | undefined;
 
 /**
  * Leaves at once, as a killed `pulumi` would, but tidily: the state is written as it stands (the
- * operations under way stay pending in it, for the next run to report), and the host's process group
- * is killed, so nothing is left running. Synchronous: called from signal and crash handlers.
+ * operations under way stay pending in it, for the next run to report), and the process groups of
+ * the host and of the program process are killed, so nothing is left running. Synchronous: called from signal and crash handlers.
  */
 function leave(code: number, message: string): never {
   process.stderr.write(message);
@@ -135,7 +137,7 @@ function leave(code: number, message: string): never {
   } catch (e: any) {
     process.stderr.write(`harness: could not write the state: ${e?.message ?? e}\n`);
   }
-  killAllHosts();
+  killAllChildren();
   process.exit(code);
 }
 

@@ -2,6 +2,7 @@
 // refresh (see refresh.ts) and destroy.
 import { deleteAll } from "./deletes";
 import { keepPendingCreates, resolvePending, warnPending } from "./pending";
+import { runProgram } from "./program";
 import { refresh } from "./refresh";
 import { maskSecrets } from "./secrets";
 import type { Session } from "./session";
@@ -33,9 +34,8 @@ async function up(s: Session): Promise<void> {
     s.report.resources = [];
     s.report.summary = {};
   }
-  // Loaded here, not at the top: the program needs all of @pulumi/pulumi in this process, refresh and
-  // destroy only its protobuf and gRPC modules for the host (their peak RSS: 76 MB instead of 137).
-  const { runProgram } = await import("./program");
+  // The program runs in its own process: this one loads only @pulumi/pulumi's protobuf and gRPC
+  // modules, for the host.
   const program = await runProgram(s);
   s.report.outputs = maskSecrets(program.outputs);
   // Errors from the program are usually echoes of a failed step; report them only on their own.

@@ -1,7 +1,7 @@
 // The real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) as a child process, and a
 // typed client for the ResourceProvider gRPC calls the engine makes on it.
-import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
+import { GroupProcess } from "./children";
 import { stripSecrets } from "./secrets";
 
 // The stubs must use the grpc-js and google-protobuf that @pulumi/pulumi itself resolves: Struct
@@ -52,55 +52,25 @@ function hostEntry(programDir: string): string {
 
 const watchdog = path.join(__dirname, "host-watchdog.js");
 
-/** Hosts started by this process and not yet stopped: killed, with their process groups, on any exit. */
-const live = new Set<ChildProcess>();
-
-/**
- * Kills every host this process started, synchronously (usable in `exit` and signal handlers). Each
- * host runs in a process group of its own, so whatever it started goes too.
- */
-export function killAllHosts(signal: NodeJS.Signals = "SIGKILL"): void {
-  for (const child of live) killGroup(child, signal);
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-// A harness that ends in any way but a SIGKILL takes its hosts with it (the watchdog covers SIGKILL).
-process.on("exit", () => killAllHosts());
-
 export class Host {
   private output = "";
   private client: any;
-  private readonly exited: Promise<void>;
 
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly proc: GroupProcess,
     private readonly debug: boolean,
-  ) {
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
-  }
+  ) {}
 
   /** Starts the host in `programDir` (so the provider's `require("pulumi-frontdoor/...")` resolves there). */
   static async start(programDir: string, env: NodeJS.ProcessEnv, debug: boolean): Promise<Host> {
-    // Any engine address works: the host never calls back. Its own process group (detached), so a
-    // Ctrl-C in the terminal reaches only the harness, which then stops the host itself; its stdin
-    // is a pipe the watchdog watches.
-    const child = spawn(process.execPath, ["--require", watchdog, hostEntry(programDir), "127.0.0.1:1"], {
-      cwd: programDir,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    live.add(child);
-    child.once("exit", () => live.delete(child));
-    const host = new Host(child, debug);
+    // Any engine address works: the host never calls back. Its stdin is a pipe the watchdog watches.
+    const proc = new GroupProcess(
+      process.execPath,
+      ["--require", watchdog, hostEntry(programDir), "127.0.0.1:1"],
+      { cwd: programDir, env, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    const child = proc.child;
+    const host = new Host(proc, debug);
     const port = await new Promise<number>((resolve, reject) => {
       let stdout = "";
       const onData = (chunk: Buffer) => {
@@ -140,11 +110,10 @@ export class Host {
         // A host that died (killed, crashed) fails every call under way: say so, not just
         // "UNAVAILABLE" (its exit may be seen a moment after the broken connection).
         if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED) {
-          await Promise.race([this.exited, new Promise((r) => setTimeout(r, 500))]);
+          await Promise.race([this.proc.exited, new Promise((r) => setTimeout(r, 500))]);
         }
-        const { exitCode, signalCode } = this.child;
-        if (exitCode !== null || signalCode !== null) {
-          const how = signalCode ?? `code ${exitCode}`;
+        const how = this.proc.ended;
+        if (how !== undefined) {
           return reject(new HostError(`the dynamic-provider host exited (${how}) during ${method}`));
         }
         reject(toHostError(err));
@@ -237,38 +206,22 @@ export class Host {
 
   /** The host's process id (its process group has the same id). */
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.proc.pid;
   }
 
-  /** Peak resident memory of the host process so far (Linux: VmHWM), in bytes; undefined elsewhere. */
+  /** Peak resident memory of the host process so far (Linux), in bytes. */
   peakRssBytes(): number | undefined {
-    try {
-      const status = require("node:fs").readFileSync(`/proc/${this.child.pid}/status`, "utf8") as string;
-      const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-      return kb ? Number(kb) * 1024 : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.proc.peakRssBytes();
   }
 
-  /** CPU time (user + system) of the host process so far (Linux: /proc/<pid>/stat), in ms. */
+  /** CPU time (user + system) of the host process so far (Linux), in ms. */
   cpuMs(): number | undefined {
-    try {
-      const stat = require("node:fs").readFileSync(`/proc/${this.child.pid}/stat`, "utf8") as string;
-      // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
-    } catch {
-      return undefined;
-    }
+    return this.proc.cpuMs();
   }
 
   async stop(): Promise<void> {
     this.client?.close();
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      killGroup(this.child, "SIGTERM");
-      await this.exited;
-    }
+    await this.proc.stop();
   }
 }
 

@@ -1,9 +1,11 @@
 // The engine harness as a library for tests, examples, the demo and benchmarks.
 //
-// Each run is a fresh child process (a fresh Pulumi runtime): the CLI in cli.ts with `--json`.
-// The program runs in that process under a custom resource monitor (program.ts); every dynamic
-// resource it registers is stepped right away on the real `@pulumi/pulumi/cmd/dynamic-provider` host
-// over gRPC (host.ts, steps.ts), so the program sees real ids and outputs.
+// Each run is a fresh child process: the CLI in cli.ts with `--json`. For up and preview the program
+// runs in a process of its own (programChild.ts, a fresh Pulumi runtime), as the Pulumi CLI's language
+// host runs it, under a resource monitor that sends each registration to the harness process over an
+// IPC channel (program.ts); every dynamic resource it registers is stepped right away on the real
+// `@pulumi/pulumi/cmd/dynamic-provider` host over gRPC (host.ts, steps.ts), so the program sees real
+// ids and outputs. The host and the program process never outlive the harness (children.ts).
 //
 // State: a JSON file (default `<program-dir>/.state/<stack>.json`). Secret values in it are
 // encrypted with AES-256-GCM; the key is derived with scrypt from env PULUMI_CONFIG_PASSPHRASE or,

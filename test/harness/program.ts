@@ -1,26 +1,18 @@
-// Runs the Pulumi program in this process with a resource monitor that performs each registered
-// resource's step on the real host right away and answers with the real id and outputs.
+// The harness's side of a program run. The program runs in a process of its own (programChild.ts),
+// as the Pulumi CLI runs it under its language host: the memory Pulumi's runtime keeps per pending
+// resource (~90 KB) is that process's, not the harness's. Each resource the program registers comes
+// here over the IPC channel; the harness performs its step on the real host right away and answers
+// with the real id and outputs.
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import { GroupProcess } from "./children";
+import type { FromProgram, PlainRegistration, ToProgram } from "./programProtocol";
 import { stripSecrets } from "./secrets";
 import type { Session } from "./session";
 import type { StateResource } from "./state";
 import { type Registration, runStep, type StepResult } from "./steps";
 
-const settings = require("@pulumi/pulumi/runtime/settings");
-const resproto = require("@pulumi/pulumi/proto/resource_pb");
-const structproto = require(
-  require.resolve("google-protobuf/google/protobuf/struct_pb", {
-    paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))],
-  }),
-);
-
 const DYNAMIC_TYPE = "pulumi-nodejs:dynamic";
-// What the monitor tells the runtime it supports. No resource references: the host does not accept
-// them, so resources passed as inputs are sent as their ids, as the engine does for this provider.
-const FEATURES = new Set(["secrets", "deletedWith", "aliasSpecs"]);
-
-type Callback = (err: any, resp?: any) => void;
+const boot = path.join(__dirname, "boot.js");
 
 export interface ProgramRun {
   /** URNs the program registered (custom resources only). */
@@ -31,12 +23,57 @@ export interface ProgramRun {
   errors: string[];
 }
 
+/** The program process: started early (loading @pulumi/pulumi takes ~0.5 s), told to run later. */
+export class ProgramProcess {
+  private readonly proc: GroupProcess;
+  private stopping: Promise<void> | undefined;
+  /** Read just before it is stopped (from /proc, so while it still runs). */
+  peakRssBytes?: number;
+  cpuMs?: number;
+  /** Messages from the program, once runProgram listens. */
+  onMessage: (message: FromProgram) => void = () => undefined;
+
+  constructor() {
+    // Its stdout and stderr are the harness's, as the program's console output was when it ran in
+    // the harness. Its stdin is not used: the IPC channel is its link to the harness.
+    this.proc = new GroupProcess(process.execPath, [boot, "--program"], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    this.proc.child.on("message", (message: FromProgram) => this.onMessage(message));
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  /** Resolves with how the process ended ("signal SIGKILL", "code 1"). */
+  get exited(): Promise<string> {
+    return this.proc.exited.then(() => this.proc.ended ?? "unknown");
+  }
+
+  send(message: ToProgram): void {
+    // After the program process died the answer has nobody to go to; its exit is reported instead.
+    if (this.proc.child.connected) this.proc.child.send(message, () => undefined);
+  }
+
+  /** Records its peak memory and CPU time, then stops it (once). */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.peakRssBytes = this.proc.peakRssBytes();
+      this.cpuMs = this.proc.cpuMs();
+      await this.proc.stop();
+    })();
+    return this.stopping;
+  }
+}
+
 class HarnessMonitor {
   readonly registered = new Set<string>();
   private readonly steps = new Map<string, Promise<boolean>>();
   /** Resolves at the first failed step: like the engine, the harness then starts no new step. */
   readonly firstFailure: Promise<void>;
-  private failed = false;
+  /** Why no new step starts any more (a failed step, the program process gone). */
+  private stopReason: string | undefined;
   private signalFailure!: () => void;
   /**
    * The live resources of the state by URN, as the program run starts: a URN registers once, so the
@@ -57,48 +94,18 @@ class HarnessMonitor {
     return `urn:pulumi:${this.s.stack}::${this.s.project}::${qualified}::${name}`;
   }
 
-  supportsFeature(req: any, cb: Callback) {
-    cb(null, { getHassupport: () => FEATURES.has(req.getId()) });
-  }
-
-  registerPackage(_req: any, cb: Callback) {
-    const resp = new resproto.RegisterPackageResponse();
-    resp.setRef("harness");
-    cb(null, resp);
-  }
-
-  registerResourceOutputs(_req: any, cb: Callback) {
-    cb(null, {});
-  }
-
-  invoke(req: any, cb: Callback) {
-    cb(new Error(`the harness does not support invoke ${req.getTok()}`));
-  }
-
-  readResource(req: any, cb: Callback) {
-    cb(new Error(`the harness does not support reading ${req.getType()} ${req.getName()} (Resource.get)`));
-  }
-
-  registerResource(req: any, cb: Callback) {
-    const urn = this.urn(req.getParent(), req.getType(), req.getName());
-    const answer = (id: string, outputs: Record<string, any>) => {
-      const resp = new resproto.RegisterResourceResponse();
-      resp.setUrn(urn);
-      resp.setId(id);
-      resp.setObject(structproto.Struct.fromJavaScript(outputs));
-      resp.setResult(resproto.Result.SUCCESS);
-      cb(null, resp);
-    };
-    if (!req.getCustom()) return answer("", {}); // components have no step of their own
-    if (!req.getType().startsWith(DYNAMIC_TYPE)) {
-      return cb(
-        new Error(`the harness only runs dynamic resources, not ${req.getType()} (${req.getName()})`),
-      );
+  /** One registration from the program: its URN, id and outputs once its step is done. */
+  async register(
+    plain: PlainRegistration,
+  ): Promise<{ urn: string; id: string; outputs: Record<string, any> }> {
+    const urn = this.urn(plain.parent, plain.type, plain.name);
+    if (!plain.custom) return { urn, id: "", outputs: {} }; // components have no step of their own
+    if (!plain.type.startsWith(DYNAMIC_TYPE)) {
+      throw new Error(`the harness only runs dynamic resources, not ${plain.type} (${plain.name})`);
     }
-    if (this.steps.has(urn)) return cb(new Error(`duplicate resource URN ${urn}`));
+    if (this.steps.has(urn)) throw new Error(`duplicate resource URN ${urn}`);
     this.registered.add(urn);
-    const reg = registration(req, urn);
-    const step = this.step(reg);
+    const step = this.step(registration(plain, urn));
     this.steps.set(
       urn,
       step.then(
@@ -106,27 +113,33 @@ class HarnessMonitor {
         () => false,
       ),
     );
-    step.then(
-      (r) => answer(r.id, r.outputs),
-      (e) => cb(new Error(e.message)),
-    );
+    const { id, outputs } = await step;
+    return { urn, id, outputs };
   }
 
   private async step(reg: Registration): Promise<StepResult> {
     // The engine starts a step only when the steps it depends on are done.
     const deps = await Promise.all(reg.dependencies.map((d) => this.steps.get(d) ?? true));
     if (deps.includes(false)) throw new Error(`${reg.name} not updated: a dependency failed`);
-    if (this.failed) throw new Error(`${reg.name} not updated: an earlier step failed`);
-    try {
-      return await this.s.limit.run(() => runStep(this.s, reg, this.olds.get(reg.urn)));
-    } catch (e: any) {
-      const inState = this.s.state.resources.some((r) => r.urn === reg.urn);
-      this.s.fail({ urn: reg.urn, name: reg.name, type: reg.type, message: e.message });
-      this.s.record(reg, inState ? "update" : "create", { error: e.message });
-      this.failed = true;
-      this.signalFailure();
-      throw e;
-    }
+    return this.s.limit.run(async () => {
+      // Checked when the step would start (a step waiting for a free slot has not started).
+      if (this.stopReason) throw new Error(`${reg.name} not updated: ${this.stopReason}`);
+      try {
+        return await runStep(this.s, reg, this.olds.get(reg.urn));
+      } catch (e: any) {
+        const inState = this.s.state.resources.some((r) => r.urn === reg.urn);
+        this.s.fail({ urn: reg.urn, name: reg.name, type: reg.type, message: e.message });
+        this.s.record(reg, inState ? "update" : "create", { error: e.message });
+        this.stop("an earlier step failed");
+        this.signalFailure();
+        throw e;
+      }
+    });
+  }
+
+  /** Starts no new step (those already started finish). */
+  stop(reason: string): void {
+    this.stopReason ??= reason;
   }
 
   /** Resolves when every step started so far has finished. */
@@ -139,97 +152,72 @@ class HarnessMonitor {
   }
 }
 
-function registration(req: any, urn: string): Registration {
-  const deps = new Set<string>(req.getDependenciesList());
+/** The step's view of a registration: dependencies on the resource itself left out. */
+function registration(plain: PlainRegistration, urn: string): Registration {
+  const deps = new Set<string>(plain.dependencies);
   const propertyDependencies: Record<string, string[]> = {};
-  for (const [key, pd] of req.getPropertydependenciesMap().entries()) {
-    const urns: string[] = pd.getUrnsList().filter((u: string) => u !== urn);
+  for (const [key, list] of Object.entries(plain.propertyDependencies)) {
+    const urns = list.filter((u) => u !== urn);
     for (const u of urns) deps.add(u);
     if (urns.length) propertyDependencies[key] = urns;
   }
   deps.delete(urn);
-  return {
-    urn,
-    type: req.getType(),
-    name: req.getName(),
-    inputs: req.getObject()?.toJavaScript() ?? {},
-    dependencies: [...deps],
-    propertyDependencies,
-    protect: req.getProtect() ?? false,
-    retainOnDelete: req.getRetainondelete() ?? false,
-    deleteBeforeReplace: req.getDeletebeforereplace(),
-    importId: req.getImportid(),
-    ignoreChanges: req.getIgnorechangesList(),
-    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-  };
+  const { parent, custom, dependencies, ...rest } = plain;
+  return { ...rest, urn, dependencies: [...deps], propertyDependencies };
 }
 
-/** Loads the program's index.ts under the harness monitor and waits for every registration to finish. */
+/** Runs the program in its process, stepping each resource it registers; waits for every step. */
 export async function runProgram(s: Session): Promise<ProgramRun> {
   const monitor = new HarnessMonitor(s);
-  settings.setMockOptions(monitor, s.project, s.stack, s.preview);
-  await settings.awaitFeatureSupport();
-  const config = stripSecrets(s.state.config);
-  const secretConfigKeys = Object.keys(s.state.config).filter(
-    (k) => stripSecrets(s.state.config[k]) !== s.state.config[k],
-  );
-  pulumi.runtime.setAllConfig(config, secretConfigKeys);
-
-  const errors: string[] = [];
-  // Failed registrations reject promises the program never awaits; collect them instead of crashing.
-  const onRejection = (e: any) => errors.push(e?.message ?? String(e));
-  process.on("unhandledRejection", onRejection);
-  const cwd = process.cwd();
-  process.chdir(s.programDir); // pulumi runs programs in their directory
-  const stackTraceLimit = Error.stackTraceLimit;
-  if (!keepPromiseStacks(s)) Error.stackTraceLimit = 0;
+  const program = s.program();
   let outputs: Record<string, any> = {};
-  const program = (async () => {
-    try {
-      registerTypeScript();
-      let exported = require(path.join(s.programDir, "index.ts"));
-      if (typeof exported === "function") exported = exported();
-      exported = await exported;
-      if (exported && typeof exported === "object") {
-        const { __esModule, ...exports } = exported;
-        outputs = await pulumi.runtime.serializeProperties("outputs", exports, { keepOutputValues: false });
+  const errors: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    program.onMessage = (message) => {
+      if (message.kind === "done") {
+        outputs = message.outputs;
+        errors.push(...message.errors);
+        return resolve();
       }
-    } catch (e: any) {
-      errors.push(e?.message ?? String(e));
-    }
-    try {
-      await settings.waitForRPCs();
-    } catch (e: any) {
-      errors.push(e?.message ?? String(e));
-    }
-  })();
+      const { seq } = message;
+      monitor.register(message.registration).then(
+        (r) => program.send({ kind: "registered", seq, ...r }),
+        (e: any) => program.send({ kind: "registered", seq, error: e.message }),
+      );
+    };
+  });
+  const config = stripSecrets(s.state.config);
+  program.send({
+    kind: "start",
+    programDir: s.programDir,
+    project: s.project,
+    stack: s.stack,
+    preview: s.preview,
+    config,
+    secretKeys: Object.keys(s.state.config).filter((k) => config[k] !== s.state.config[k]),
+    keepPromiseStacks: keepPromiseStacks(s),
+  });
   // After a failed step the program may wait forever on outputs that will never resolve (resources
   // depending on the failed one); the engine stops the deployment then, and so does the harness,
-  // once the steps already under way have finished.
-  await Promise.race([program, monitor.firstFailure]);
+  // once the steps already under way have finished. A program process that dies fails the run: no
+  // new step starts, the steps under way finish, and the state holds what they did.
+  let finished = false;
+  const exited = program.exited.then((how) => {
+    if (finished) return;
+    s.fail({ message: `the program process exited (${how}) before the program finished` });
+    monitor.stop("the program process exited");
+  });
+  await Promise.race([done, monitor.firstFailure, exited]);
+  finished = true;
   await monitor.settle();
-  Error.stackTraceLimit = stackTraceLimit;
-  process.chdir(cwd);
-  // The handler stays: after a failed step, registrations still pending reject later, and must not
-  // crash the harness before it writes the state and the report.
+  await program.stop();
   return { registered: monitor.registered, outputs, errors };
 }
 
 /**
- * Pulumi's runtime formats a stack trace for every promise it makes (`debuggablePromise`), kept on the
- * promise for a leak report that prints them only under PULUMI_DEBUG_PROMISE_LEAKS: about 30 stack
- * strings per resource, alive until the resource's step is done, which is most of a large `up` (a heap
- * snapshot at 1000 pending resources: 28 MB of them; formatting them was 12% of the CPU profile).
- * While the program runs the harness keeps no frames (the runtime still finds resources' source
- * positions: it lifts the limit itself for that), unless that report or --debug asks for them. The
- * harness reports a program's errors by their messages, which stay whole.
+ * Pulumi's per-promise stack traces cost memory and CPU in the program process (see programChild.ts);
+ * kept only when the leak report (PULUMI_DEBUG_PROMISE_LEAKS) or --debug asks for them.
  */
 function keepPromiseStacks(s: Session): boolean {
   return Boolean(s.opts.debug || process.env.PULUMI_DEBUG_PROMISE_LEAKS);
-}
-
-function registerTypeScript(): void {
-  // Already registered when the CLI runs under ts-node; otherwise load it for the program.
-  if (require.extensions[".ts"]) return;
-  require("ts-node").register({ transpileOnly: true });
 }

@@ -2,6 +2,7 @@
 import * as path from "node:path";
 import { Host } from "./host";
 import { Limiter } from "./limit";
+import { ProgramProcess } from "./program";
 import { fullConfigKey, projectName } from "./project";
 import { makeSecret, maskSecrets, stripSecrets } from "./secrets";
 import { readStackConfig } from "./stackConfig";
@@ -30,6 +31,7 @@ export class Session {
   readonly report: Report;
   private readonly started = Date.now();
   private hostPromise: Promise<Host> | undefined;
+  private programProcess: ProgramProcess | undefined;
 
   constructor(
     readonly command: Command,
@@ -105,6 +107,15 @@ export class Session {
       return host;
     })();
     return this.hostPromise;
+  }
+
+  /** Starts the program process (once); call early to overlap its loading of @pulumi/pulumi. */
+  program(): ProgramProcess {
+    if (!this.programProcess) {
+      this.programProcess = new ProgramProcess();
+      this.report.programPid = this.programProcess.pid;
+    }
+    return this.programProcess;
   }
 
   /**
@@ -201,6 +212,11 @@ export class Session {
       this.report.hostPeakRssBytes = host?.peakRssBytes();
       this.report.hostCpuMs = host?.cpuMs();
       await host?.stop();
+    }
+    if (this.programProcess) {
+      await this.programProcess.stop(); // already stopped when the program ran to its end
+      this.report.programPeakRssBytes = this.programProcess.peakRssBytes;
+      this.report.programCpuMs = this.programProcess.cpuMs;
     }
     this.report.pendingAfter = this.state.pendingOperations.map(pendingReport);
     this.lock.release();

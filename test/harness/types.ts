@@ -125,16 +125,25 @@ export interface Report {
   durationMs: number;
   /** Peak resident memory of the dynamic-provider host (Linux), when a host was started. */
   hostPeakRssBytes?: number;
+  /** Peak resident memory of the program process (Linux), when the program ran (up, preview). */
+  programPeakRssBytes?: number;
   /** Peak resident memory of the harness process itself. */
   harnessPeakRssBytes?: number;
   /**
-   * CPU time (user + system) of the harness process and of the host (Linux), in ms: unlike wall
-   * time, barely moved by other work on the machine, so benchmarks compare these too.
+   * CPU time (user + system) of the harness process, of the host and of the program process
+   * (Linux), in ms: unlike wall time, barely moved by other work on the machine, so benchmarks
+   * compare these too.
    */
   harnessCpuMs?: number;
   hostCpuMs?: number;
-  /** The harness process (the host is another process). */
+  programCpuMs?: number;
+  /** The harness process (the host and the program run in processes of their own). */
   pid: number;
   /** The dynamic-provider host process, when one was started (stopped when the harness ends). */
   hostPid?: number;
+  /**
+   * The process the program ran in (up, preview), as the Pulumi CLI's language host runs it;
+   * stopped once the program has finished.
+   */
+  programPid?: number;
 }

@@ -45,16 +45,35 @@ export async function waitGone(pids: number[], timeoutMs = 5000): Promise<number
   }
 }
 
-/** Waits until `pid` has a child process (the harness's host), and returns it. */
-export async function waitForChild(pid: number, timeoutMs = 30_000): Promise<number> {
+/** The command line of `pid`, its arguments joined by spaces ("" once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Waits until `pid` has a running child process whose command line matches `match` (any child
+ * without one), and returns it.
+ */
+export async function waitForChild(pid: number, match?: RegExp, timeoutMs = 30_000): Promise<number> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const [child] = childPids(pid).filter(running);
+    const [child] = childPids(pid).filter((p) => running(p) && (!match || match.test(commandLine(p))));
     if (child !== undefined) return child;
-    if (Date.now() > until) throw new Error(`process ${pid} started no child in ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`process ${pid} started no child ${match ?? ""} in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The harness's dynamic-provider host, once `harnessPid` has started it. */
+export const waitForHost = (harnessPid: number) => waitForChild(harnessPid, /dynamic-provider/);
+
+/** The harness's program process (up, preview), once `harnessPid` has started it. */
+export const waitForProgram = (harnessPid: number) => waitForChild(harnessPid, /boot\.js --program/);
 
 /** SIGKILLs each of `pids` that still runs (cleanup of processes a test started). */
 export function killAll(pids: number[]): void {

@@ -155,3 +155,5 @@ for (const item of spec.items) {
 export const label = config.get("label");
 export const ids = Object.fromEntries(Object.entries(objects).map(([n, o]) => [n, o.id]));
 export const secrets = Object.fromEntries(Object.entries(objects).map(([n, o]) => [n, o.secretValue]));
+// The process the program ran in (the harness runs it in a process of its own, as the CLI does).
+export const programPid = process.pid;
