@@ -132,13 +132,14 @@ ${realPeersReading}
 // The scaling section's misses, with the profiles that explain them.
 const SCALING_ANALYSIS = `### Reading the figures
 
-- **Read the CPU-time rows for growth.** The development machine's 2 cores were shared with other
-  jobs during these runs (load average up to 18), so wall times include waiting for a core and vary
-  up to 5x between rounds; CPU time of the harness process (\`harnessCpuMs\` in the report) varies
-  far less. Times include the fixed start-up of the harness and the host, which flattens the
-  exponents; the cost per added resource does not grow either: \`up\` took 2.2 ms of harness CPU per
-  resource from 200 to 1000 and 1.8 ms from 1000 to 5000 (medians of 5 rounds), refresh 1.2 and 0.6,
-  destroy 0.6 and 0.4.
+- **Growth: linear or better up to 5000 (every exponent <= 0.66).** This run (2026-11-25 02:02 UTC)
+  was on a quiet machine; earlier runs shared the 2 cores with other jobs (load average up to 18),
+  where wall times varied up to 5x between rounds and the CPU-time rows were the ones to read. Times
+  include the fixed start-up of the harness and the host, which flattens the exponents; the cost per
+  added resource does not grow either (harness CPU per resource, medians: \`up\` 1.1 ms from 200 to
+  1000 and 0.7 ms from 1000 to 5000, program process 1.0 and 0.8 ms; refresh 1.0 and 0.5; destroy
+  0.8 and 0.4). For \`up\` the rows also give the exponent of the harness and program processes' CPU
+  together: the work the harness did in one process before the program moved out.
 - **What made the harness superlinear, from a CPU profile of \`up\` of 2000** (inspector profile of
   the harness process): every finished step copied the state's resource list and found its old
   resource by scanning it (\`done\`, \`runStep\`), and every batch of finished steps sorted the whole
@@ -155,26 +156,23 @@ const SCALING_ANALYSIS = `### Reading the figures
   before, 2.7-2.8 s after. Loading Pulumi's runtime only for \`up\` and \`preview\` (refresh and destroy
   need only its protobuf and gRPC modules): \`refresh\` and \`destroy\` of 10 resources peak at 76 MiB
   instead of 137 MiB, with 0.2 s of CPU instead of 0.53 s.
-- **Peak RSS of \`up\`: the 300 MiB target is missed, and why (heap snapshots, memory trace).** The
-  program runs inside the harness process, and Pulumi's runtime keeps every resource the program
-  constructed (its Outputs, their promises and resolvers, the prepared RegisterResource request) until
-  that resource's step is answered. A program that declares N resources in a loop constructs all of
-  them before the first step ends, so at the peak nearly all N are pending. A heap snapshot with 1000
-  resources pending (harness monitor, steps that only wait 1 ms: no host, no state) held 165 MB: 28 MB
-  of it stack-trace strings that Pulumi's \`debuggablePromise\` formats for every promise (about 30 per
-  resource, for a leak report printed only under PULUMI_DEBUG_PROMISE_LEAKS), 19 MB closures (357 per
-  resource), 25 MB promises, promise reactions and contexts, 19 MB arrays. The harness now keeps no
-  stack frames while the program runs (unless \`--debug\` or PULUMI_DEBUG_PROMISE_LEAKS): 132 MB at 1000
-  pending, and formatting those stacks had been 12% of the CPU profile. What remains, about 90 KB per
-  pending resource, is Pulumi's runtime itself: the same no-host experiment peaks at 273 MiB RSS for
-  1000 resources and 687 MiB for 5000. On top of the live heap, V8 lets garbage grow to about the
-  size of the live set before a full collection: a memory trace of \`up\` of 5000 shows the heap rising
-  from 472 to 831 MB across the steps with no major GC. \`--heap-growing-percent=20\` lowered the peak
-  RSS of \`up\` of 2000 from 556 to 389 MiB (refresh: 224 to 178 MiB) for 19-32% more harness CPU
-  (variants interleaved): not adopted. Meeting 300 MiB at 5000 needs the program out of the harness
-  process, as the Pulumi CLI runs it (a language host process beside the engine); the harness would then
-  hold about what it holds for refresh and destroy, with the program's process reported beside it.
-  Not done here.
+- **Peak RSS of \`up\`: met (246 MiB at 5000; was 1 GiB).** The program now runs in a process of its own,
+  as the Pulumi CLI runs it (its Node.js language host starts the program beside the engine): the
+  harness forwards each registration from the program process over an IPC channel and answers with
+  the step's result (test/harness/programChild.ts). The harness process holds the state, the steps and
+  the gRPC client of the host: 100 / 140 / 246 MiB at 200 / 1000 / 5000, about what it holds for
+  refresh (115 / 154 / 256) and destroy (87 / 127 / 216). The program process is reported beside it
+  (\`programPeakRssBytes\`): 189 / 279 / 661 MiB. That memory is Pulumi's Node runtime, which keeps
+  every resource the program constructed (its Outputs, their promises and resolvers, the prepared
+  RegisterResource request) until the resource's step is answered; a program that declares N
+  resources in a loop constructs all of them before the first step ends. A heap snapshot with 1000
+  resources pending held 165 MB: 28 MB of it stack-trace strings Pulumi's \`debuggablePromise\` formats
+  for every promise (for a leak report printed only under PULUMI_DEBUG_PROMISE_LEAKS; the program
+  process keeps no frames unless that or \`--debug\` asks), 19 MB closures (357 per resource), 25 MB
+  promises and their reactions, 19 MB arrays: about 90 KB per pending resource. The real CLI's program
+  process holds the same runtime (bench/results-memory.md: the same program under the real CLI, its
+  program process and its engine beside ours). Moving the program out also took its CPU off the
+  harness's event loop: \`up\` of 5000 went from 36 s (loaded) / 14.3 s (single quiet run) to 7.7 s.
 `;
 
 main().catch((err: Error) => {
