@@ -4,6 +4,8 @@
 
 type Props = Record<string, any>;
 
+import type { Registration } from "./steps";
+
 /** harness -> program: run the program (sent once). */
 export interface StartMessage {
   kind: "start";
@@ -22,23 +24,12 @@ export interface StartMessage {
  * What the program asked for in one RegisterResource call, as plain values. The harness computes the
  * URN (from parent, type and name) and runs the step for custom resources.
  */
-export interface PlainRegistration {
-  type: string;
-  name: string;
+/** A registration as the program process sends it: the step's Registration before the harness gives it a URN. */
+export type PlainRegistration = Omit<Registration, "urn"> & {
   /** The parent's URN, "" for none. */
   parent: string;
   custom: boolean;
-  /** Inputs as the program serialized them: secret markers kept, unknowns during preview. */
-  inputs: Props;
-  dependencies: string[];
-  propertyDependencies: Record<string, string[]>;
-  protect: boolean;
-  retainOnDelete: boolean;
-  deleteBeforeReplace: boolean;
-  importId: string;
-  ignoreChanges: string[];
-  additionalSecretOutputs: string[];
-}
+};
 
 /** program -> harness: one registration; `seq` pairs it with its answer. */
 export interface RegisterMessage {
