@@ -1,7 +1,7 @@
 // Provider CRUD against raw undici calls for the same objects: what the provider's layers (zod check,
 // diff, retries, error mapping, output normalisation) cost over the bare HTTP requests.
 import { Pool, request } from "undici";
-import { startMockProcess } from "../test/mock/process";
+import { startMockProcess } from "../mock/process";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "../test/support/engine";
 import { inParallel, median, type Row, row, timed } from "./lib";
 

@@ -5,8 +5,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { type HarnessResult, runHarness } from "../test/harness";
-import { type MockServer, startMockServer } from "../test/mock/server";
+import { type HarnessResult, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "../test/support/engine";
 import { exact, type Row, row, timed } from "./lib";
 

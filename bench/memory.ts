@@ -8,8 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness } from "../test/harness";
-import { startMockServer } from "../test/mock/server";
+import { runHarness } from "../harness";
+import { startMockServer } from "../mock/server";
 import { cliStack } from "../test/peers/cli";
 import { PEERS_BIN, peerPath } from "../test/peers/index";
 import { mockConfig } from "../test/support/engine";

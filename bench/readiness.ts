@@ -1,6 +1,6 @@
 // Custom frontend readiness lag: how long after the service turns PENDING (DNS records readable) the
 // provider's create returns. The poll interval (100 ms doubling, capped) bounds it.
-import { startMockServer } from "../test/mock/server";
+import { startMockServer } from "../mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "../test/support/engine";
 import { median, type Row, row, timed } from "./lib";
 

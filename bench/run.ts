@@ -159,7 +159,7 @@ const SCALING_ANALYSIS = `### Reading the figures
 - **Peak RSS of \`up\`: met (246 MiB at 5000; was 1 GiB).** The program now runs in a process of its own,
   as the Pulumi CLI runs it (its Node.js language host starts the program beside the engine): the
   harness forwards each registration from the program process over an IPC channel and answers with
-  the step's result (test/harness/programChild.ts). The harness process holds the state, the steps and
+  the step's result (harness/programChild.ts). The harness process holds the state, the steps and
   the gRPC client of the host: 100 / 140 / 246 MiB at 200 / 1000 / 5000, about what it holds for
   refresh (115 / 154 / 256) and destroy (87 / 127 / 216). The program process is reported beside it
   (\`programPeakRssBytes\`): 189 / 279 / 661 MiB. That memory is Pulumi's Node runtime, which keeps

@@ -5,8 +5,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type Report, runHarness } from "../test/harness";
-import { startMockServer } from "../test/mock/server";
+import { type Report, runHarness } from "../harness";
+import { startMockServer } from "../mock/server";
 import { mockConfig } from "../test/support/engine";
 import { median, type Row } from "./lib";
 

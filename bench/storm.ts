@@ -13,8 +13,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness } from "../test/harness";
-import { type MockServer, startMockServer } from "../test/mock/server";
+import { runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "../test/support/engine";
 import { median, type Row, row } from "./lib";
 

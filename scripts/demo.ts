@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { readState } from "../test/harness";
-import { startMockServer } from "../test/mock/server";
+import { readState } from "../harness";
+import { startMockServer } from "../mock/server";
 
 const root = path.resolve(__dirname, "..");
 const program = path.join(root, "examples", "frontdoor-basic");
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     const args = [
       "-r",
       "ts-node/register/transpile-only",
-      path.join(root, "test", "harness", "cli.ts"),
+      path.join(root, "harness", "cli.ts"),
       command,
       program,
       "--state",

@@ -8,7 +8,7 @@ const root = path.resolve(__dirname, "..");
 const target = path.join(root, "node_modules", "pulumi-frontdoor");
 fs.rmSync(target, { recursive: true, force: true });
 fs.mkdirSync(target, { recursive: true });
-for (const entry of ["package.json", "schema.json", "README.md", "bin", "mock"]) {
+for (const entry of ["package.json", "schema.json", "README.md", "bin", "mock/package.json"]) {
   const from = path.join(root, entry);
   if (fs.existsSync(from)) fs.cpSync(from, path.join(target, entry), { recursive: true });
 }

@@ -8,8 +8,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { runHarness } from "../harness";
 import type { Audit } from "./access-support";
-import { runHarness } from "./harness";
 
 export const PROGRAM = path.join(__dirname, "programs", "access-preview");
 export const OWNER_TAG = "owner-tag-s3cret-7f3a";

@@ -7,12 +7,12 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { startMockServer } from "../mock/server";
 import type { EdgeConfiguration } from "../provider/audit/access";
 import { previewAccess, readPreviewSteps } from "../provider/audit/preview";
 import { UNKNOWN } from "../provider/audit/roles";
 import { describePreviewScenario, short } from "./access-preview-support";
 import { auditOn } from "./access-support";
-import { startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
 describePreviewScenario(

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { readState, runHarness } from "../harness";
+import { SIG_KEY } from "../harness/secrets";
 import { enrollIdentity } from "../provider/functions/enrollment";
-import { readState, runHarness } from "./harness";
-import { SIG_KEY } from "./harness/secrets";
 import { certificateLogin, visibleServices } from "./support/clientAccess";
 
 const PROGRAM = path.join(__dirname, "programs", "access-proof");

@@ -1,7 +1,8 @@
 // Proof that declared access is real, on the mock over HTTPS (test/access-proof-support.ts): apply,
 // enroll both identities with enrollIdentity, log in with their certificates, list their services.
+
+import { type MockServer, startMockServer } from "../mock/server";
 import { proveAccess } from "./access-proof-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
 describe("Access proof on the mock: enrolled identities see exactly the services their policies grant", function () {

@@ -6,10 +6,10 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import type { MockServer } from "../mock/server";
 import type { AccessMatrix } from "../provider/audit/access";
 import type { Props } from "../provider/resource";
-import type { EdgeReply } from "./mock/edge/client";
-import type { MockServer } from "./mock/server";
+import type { EdgeReply } from "./support/edgeClient";
 import { createChecked } from "./support/engine";
 
 /** Raw management API calls, as the mock's test client and the real controller's admin make them. */

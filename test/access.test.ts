@@ -1,7 +1,7 @@
 // Effective access (`pulumi-frontdoor-audit access`): who can dial and bind each service, through which
 // policies, edge routers and posture checks. The program of test/access-support.ts is created through
 // the provider on the mock; the matrix must agree with the mock's own answers (identity service lists,
-// policy advice, written independently in test/mock/edge/reach.ts), with hand-worked expectations,
+// policy advice, written independently in mock/edge/reach.ts), with hand-worked expectations,
 // and the command's diff must show a console-made `#all` policy as added access.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { type MockServer, startMockServer } from "../mock/server";
 import {
   type AccessMatrix,
   accessMatrix,
@@ -19,8 +20,7 @@ import {
 import { selects } from "../provider/audit/roles";
 import { context } from "../provider/engine";
 import { type AccessProgram, createAccessProgram, disagreements } from "./access-support";
-import { EdgeClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
+import { EdgeClient } from "./support/edgeClient";
 import { configureFor, mockConfig } from "./support/engine";
 
 const run = promisify(execFile);

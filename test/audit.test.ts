@@ -6,12 +6,12 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { type HarnessOptions, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { expiryView } from "../provider/audit/expiry";
 import { findUnmanaged } from "../provider/audit/unmanaged";
 import { context } from "../provider/engine";
-import { type HarnessOptions, runHarness } from "./harness";
-import { EdgeClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
+import { EdgeClient } from "./support/edgeClient";
 import { configureFor, mockConfig } from "./support/engine";
 
 const run = promisify(execFile);

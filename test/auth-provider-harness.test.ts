@@ -5,8 +5,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, readState, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessOptions, readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 
 const program = path.join(__dirname, "programs", "auth-provider");
 const SSO_SECRET = "harness-sso-client-secret-42";

@@ -1,6 +1,6 @@
 // AuthProvider behaviour through the provider's host entry points, against the mock over real HTTP.
 import * as assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type MockServer, startMockServer } from "../mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
 const oidc = (secret = "oidc-client-secret-1") => ({

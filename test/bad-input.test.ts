@@ -5,11 +5,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { runHarness } from "../harness";
+import { issueCertificate } from "../mock/edge/pki";
+import { type MockServer, startMockServer } from "../mock/server";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
-import { runHarness } from "./harness";
-import { issueCertificate } from "./mock/edge/pki";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, engine, mockConfig } from "./support/engine";
 
 type Inputs = Record<string, unknown>;

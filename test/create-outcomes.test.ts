@@ -12,10 +12,10 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessResult, readState, runHarness } from "../harness";
+import { issueCertificate } from "../mock/edge/pki";
+import { type MockServer, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
-import { type HarnessResult, readState, runHarness } from "./harness";
-import { issueCertificate } from "./mock/edge/pki";
-import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");

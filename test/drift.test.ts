@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessResult, readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { createCertificateWithToken } from "../provider/functions/certificates";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
-import { type HarnessResult, readState, runHarness } from "./harness";
-import { EdgeClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
+import { EdgeClient } from "./support/edgeClient";
 import { mockConfig } from "./support/engine";
 import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
 

@@ -2,12 +2,12 @@
 // certificate login, one session per process, re-authentication after expiry, MFA with TOTP,
 // error envelopes (never echoing the rejected value), pagination and ZitiQL filters.
 import assert from "node:assert/strict";
+import { issueCertificate } from "../mock/edge/pki";
+import { totp as mockTotp, newTotpSecret } from "../mock/edge/totp";
+import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient, nameFilter } from "../provider/http/edge";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import { totpCode } from "../provider/http/totp";
-import { issueCertificate } from "./mock/edge/pki";
-import { totp as mockTotp, newTotpSecret } from "./mock/edge/totp";
-import { type MockServer, startMockServer } from "./mock/server";
 
 function authCalls(mock: MockServer, path = "/edge/management/v1/authenticate"): number {
   return mock.log.filter((e) => e.method === "POST" && e.path === path).length;

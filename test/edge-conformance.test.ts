@@ -2,8 +2,8 @@
 // full lifecycle of each Edge resource must match the real controller's swagger, and every answer
 // it relied on must validate too (the mock records violations of both).
 import assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import { createChecked, engine, expectNoDrift, importById, testCa, updateChecked } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
 
 describe("Edge conformance with the controller's swagger", () => {

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
 import { testCa } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
 type RunHarness = (command: string, options: Record<string, unknown>) => Promise<any>;
@@ -17,7 +17,7 @@ const EXAMPLE = path.join(__dirname, "..", "examples", "edge-access");
 
 function loadHarness(): RunHarness | undefined {
   try {
-    return require("./harness").runHarness;
+    return require("../harness").runHarness;
   } catch {
     return undefined;
   }
@@ -34,7 +34,7 @@ describe("Edge resources through the dynamic-provider host", function () {
 
   before(async function () {
     const loaded = loadHarness();
-    if (!loaded) this.skip(); // the harness (test/harness/index.ts) has not landed in this checkout
+    if (!loaded) this.skip(); // the harness (harness/index.ts) has not landed in this checkout
     runHarness = loaded!;
     mock = await startMockServer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "edge-harness-"));

@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { issueCertificate } from "../mock/edge/pki";
+import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
 import { redact } from "../provider/redact";
-import { issueCertificate } from "./mock/edge/pki";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine } from "./support/engine";
 
 /** The base64 body lines of a PEM key: what would show if the key leaked into a message. */

@@ -2,6 +2,8 @@
 // mock controller: create, refresh without drift, update, replace, import by id, delete, and the
 // controller quirks that would otherwise show as false drift.
 import assert from "node:assert/strict";
+import { issueCertificate } from "../mock/edge/pki";
+import { type MockServer, startMockServer } from "../mock/server";
 import { type Props, UNKNOWN } from "../provider/resource";
 import {
   createChecked,
@@ -12,9 +14,7 @@ import {
   testCa,
   updateChecked,
 } from "./edge-support";
-import { EdgeClient } from "./mock/edge/client";
-import { issueCertificate } from "./mock/edge/pki";
-import { type MockServer, startMockServer } from "./mock/server";
+import { EdgeClient } from "./support/edgeClient";
 import { configureFor, mockConfig } from "./support/engine";
 
 describe("Edge resources", () => {

@@ -4,6 +4,7 @@
 // properties, delete and 404-as-gone.
 import assert from "node:assert/strict";
 import { createPublicKey, verify } from "node:crypto";
+import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
 import {
@@ -15,7 +16,6 @@ import {
   refresh,
   updateChecked,
 } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
 
 function jwtClaims(jwt: string): Record<string, unknown> {

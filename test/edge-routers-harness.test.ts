@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
-import { readState, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 

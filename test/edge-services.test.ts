@@ -3,10 +3,10 @@
 // behind the provider's back reported on exactly the changed properties, import by id without diff,
 // replacement, delete, 404 as gone, and check-time validation of config data.
 import assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import { diffInputs, type Props, UNKNOWN } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
 import { createChecked, engine, expectNoDrift, importById, refresh, updateChecked } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
 
 const INTERCEPT = { protocols: ["tcp"], addresses: ["app.ziti"], portRanges: [{ low: 443, high: 443 }] };

@@ -1,9 +1,9 @@
 // Shared by the Edge tests: the provider's host entry points driven like the engine drives them
 // (up, refresh, import, destroy), against the mock controller, and test CAs made with node-forge.
 import assert from "node:assert/strict";
+import { issueCertificate } from "../mock/edge/pki";
 import { diffInputs, type Props } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
-import { issueCertificate } from "./mock/edge/pki";
 import { createChecked, engine, updateChecked } from "./support/engine";
 
 export { createChecked, engine, updateChecked };

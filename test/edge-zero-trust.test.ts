@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessResult, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessResult, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "./support/engine";
 import { changes, ops } from "./support/report";
 

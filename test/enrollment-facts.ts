@@ -2,8 +2,8 @@
 // mock (test/real-enrollment.test.ts compares them): what the answers say, not how they are spelled
 // byte for byte (ids, tokens and times differ by nature).
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
-import type { EdgeClient } from "./mock/edge/client";
 import { ClientApi } from "./peers/clientApi";
+import type { EdgeClient } from "./support/edgeClient";
 
 const jti = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8")).jti;
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();

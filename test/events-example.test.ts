@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 
 const ROOT = path.resolve(__dirname, "..");
 const NOW = Date.parse("2024-05-10T12:00:00Z");

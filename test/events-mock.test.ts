@@ -2,8 +2,8 @@
 // depend on it (auth, index patterns, date math, aggregations, errors), or the client tests prove little.
 import * as assert from "node:assert/strict";
 import { request } from "undici";
-import { resolveTime } from "./mock/search/query";
-import { type MockServer, startMockServer } from "./mock/server";
+import { resolveTime } from "../mock/search/query";
+import { type MockServer, startMockServer } from "../mock/server";
 
 const NOW = Date.parse("2024-05-10T12:34:56.789Z");
 const HOUR = 3_600_000;

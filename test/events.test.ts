@@ -2,9 +2,9 @@
 // answers are computed here from the mock's generated records, not taken from the mock's aggregations.
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
+import type { FirewallSource, StoredDocument } from "../mock/search";
+import { type MockServer, startMockServer } from "../mock/server";
 import { getTopTalkers, getTopTalkersOutput, searchAlerts, searchAlertsOutput } from "../sdk/events";
-import type { FirewallSource, StoredDocument } from "./mock/search";
-import { type MockServer, startMockServer } from "./mock/server";
 
 const NOW = Date.parse("2024-05-10T12:00:00Z");
 const HOUR = 3_600_000;

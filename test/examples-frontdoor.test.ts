@@ -7,8 +7,8 @@ import { createPublicKey, X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, type HarnessResult, readState, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessOptions, type HarnessResult, readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 
 const EXAMPLES = path.resolve(__dirname, "..", "examples");
 const COLLECTIONS = [

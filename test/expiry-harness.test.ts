@@ -5,9 +5,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessOptions, readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { selfSignedPem } from "./frontdoor-pki";
-import { type HarnessOptions, readState, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
 
 const program = path.join(__dirname, "programs", "expiry-warnings");
 const DAY_S = 24 * 60 * 60;

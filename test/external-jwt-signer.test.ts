@@ -2,6 +2,7 @@
 // certificate signers, the controller's "" and zero-time answers for "none" (not drift), update with
 // PUT, import, exact drift, an AuthPolicy that allows the signer by id, delete and 404-as-gone.
 import assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -13,7 +14,6 @@ import {
   testCa,
   updateChecked,
 } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
 
 describe("ExternalJwtSigner", () => {

@@ -3,8 +3,8 @@
 import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import forge from "node-forge";
+import { type MockServer, startMockServer } from "../mock/server";
 import { csrPem, keys, selfSignedPem } from "./frontdoor-pki";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
 const KIND = "ClientCertificate";

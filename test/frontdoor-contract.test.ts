@@ -5,9 +5,9 @@
 import * as assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { type MockServer, startMockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { importSnippets } from "../provider/tools/importSnippets";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 
 /** A loopback server that records the Authorization header of each request and answers an empty page. */

@@ -1,8 +1,8 @@
 // CustomFrontend through the provider's host entry points against the mock's state machine
 // (NEW -> PENDING -> ACTIVE, DNS records 400 while NEW), over real HTTP.
 import * as assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
 const KIND = "CustomFrontend";

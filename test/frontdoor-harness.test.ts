@@ -9,9 +9,9 @@ import { createPublicKey, X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessOptions, type HarnessResult, type Report, readState, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
-import { type HarnessOptions, type HarnessResult, type Report, readState, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
 
 const program = path.join(__dirname, "programs", "frontdoor-lifecycle");
 const SSO_SECRET = "lifecycle-sso-client-secret-7f3a";

@@ -2,7 +2,7 @@
 // renewal before expiry (counting the tokens issued), environment-variable fallbacks, and a wrong
 // secret failing clearly without showing the secret.
 import * as assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type MockServer, startMockServer } from "../mock/server";
 import { configureFor, createChecked, engine } from "./support/engine";
 
 const KIND = "CertificateRequestToken";

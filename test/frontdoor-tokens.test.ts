@@ -2,6 +2,7 @@
 // functions (no API credentials), against the mock over real HTTP.
 import * as assert from "node:assert/strict";
 import forge from "node-forge";
+import { type MockServer, startMockServer } from "../mock/server";
 import {
   createCertificateWithToken,
   validateCertificateRequestToken,
@@ -9,7 +10,6 @@ import {
 import { redact } from "../provider/redact";
 import { resourceDefinition } from "../provider/resources";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
 const KIND = "CertificateRequestToken";

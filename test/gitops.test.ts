@@ -5,8 +5,8 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { type HarnessOptions, runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessOptions, runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 
 const example = path.resolve(__dirname, "..", "examples", "gitops");
 const CLIENT_SECRET = "gitops-oidc-client-secret-7";

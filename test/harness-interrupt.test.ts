@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, readState, runHarness, startHarness } from "./harness";
-import { makeCipher, newSalt } from "./harness/crypto";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessOptions, readState, runHarness, startHarness } from "../harness";
+import { makeCipher, newSalt } from "../harness/crypto";
+import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "./support/engine";
 import { childPids, killAll, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness } from "./harness";
+import { runHarness } from "../harness";
 
 describe("harness: a program folder without package.json", () => {
   it("is refused with a message naming the missing file, and nothing runs", async () => {

@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness, startHarness } from "./harness";
+import { runHarness, startHarness } from "../harness";
 import { commandLine, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 
 const SECRET = "program-process-s3cret";

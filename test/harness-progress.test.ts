@@ -5,9 +5,9 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type MockServer, startMockServer } from "../mock/server";
 
-const HARNESS_CLI = path.join(__dirname, "harness", "cli.ts");
+const HARNESS_CLI = path.join(__dirname, "..", "harness", "cli.ts");
 const program = path.resolve(__dirname, "..", "bench", "programs", "many");
 const COUNT = 60;
 

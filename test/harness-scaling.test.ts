@@ -6,14 +6,14 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, runHarness } from "./harness";
+import { type HarnessOptions, runHarness } from "../harness";
 import {
   dependencyOrder,
   emptyState,
   type HarnessState,
   type StateResource,
   StateStore,
-} from "./harness/state";
+} from "../harness/state";
 
 function resource(
   name: string,

@@ -6,14 +6,14 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
+import { runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
 
 const run = promisify(execFile);
 const program = path.join(__dirname, "programs", "readable-drift");
-const HARNESS_CLI = path.join(__dirname, "harness", "cli.ts");
+const HARNESS_CLI = path.join(__dirname, "..", "harness", "cli.ts");
 const SECRET = "stack-file-client-secret-5d1e";
 const PASSPHRASE = "harness-stack-config-passphrase";
 

@@ -5,8 +5,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { makeSecret } from "./harness/secrets";
-import { emptyState, type HarnessState, type StateResource, StateStore } from "./harness/state";
+import { makeSecret } from "../harness/secrets";
+import { emptyState, type HarnessState, type StateResource, StateStore } from "../harness/state";
 
 const SECRET = "journal-secret-value-3b9";
 

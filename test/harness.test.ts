@@ -4,11 +4,11 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, type HarnessResult, readState, runHarness } from "./harness";
-import { makeCipher } from "./harness/crypto";
-import { formatReport } from "./harness/format";
-import { fullConfigKey } from "./harness/project";
-import { SECRET_SIG, SIG_KEY } from "./harness/secrets";
+import { type HarnessOptions, type HarnessResult, readState, runHarness } from "../harness";
+import { makeCipher } from "../harness/crypto";
+import { formatReport } from "../harness/format";
+import { fullConfigKey } from "../harness/project";
+import { SECRET_SIG, SIG_KEY } from "../harness/secrets";
 
 const programDir = path.join(__dirname, "programs", "harness-basic");
 const SECRET = "s3cr3t-do-not-leak";

@@ -4,8 +4,8 @@
 // entry points. test/real-enrollment.test.ts does the same against a real controller.
 import * as assert from "node:assert/strict";
 import { createSign, generateKeyPairSync, X509Certificate } from "node:crypto";
+import { type MockServer, startMockServer } from "../mock/server";
 import { enrollIdentity } from "../provider/functions/enrollment";
-import { type MockServer, startMockServer } from "./mock/server";
 import { certificateLogin, visibleServices } from "./support/clientAccess";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 

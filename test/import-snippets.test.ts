@@ -3,10 +3,10 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
-import { runHarness } from "./harness";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 
 describe("import snippets", () => {

@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type HarnessOptions, type HarnessResult, readState, runHarness, startHarness } from "../harness";
+import { issueCertificate } from "../mock/edge/pki";
+import { seededRandom } from "../mock/random";
+import { type MockServer, type RequestLogEntry, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
-import { type HarnessOptions, type HarnessResult, readState, runHarness, startHarness } from "./harness";
-import { issueCertificate } from "./mock/edge/pki";
-import { seededRandom } from "./mock/random";
-import { type MockServer, type RequestLogEntry, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 import { killAll, waitForHost, waitForProgram, waitGone } from "./support/processes";
 

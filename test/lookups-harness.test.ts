@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runHarness } from "./harness";
-import { EdgeClient as RawClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
+import { runHarness } from "../harness";
+import { type MockServer, startMockServer } from "../mock/server";
+import { EdgeClient as RawClient } from "./support/edgeClient";
 import { mockConfig } from "./support/engine";
 import { expectCleanRefresh, expectOk, ops } from "./support/report";
 

@@ -5,15 +5,15 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { type MockServer, startMockServer } from "../mock/server";
 import { LOOKUP_KINDS, list, listName, lookup, lookupName } from "../provider/functions/lookups";
 import { nameFilter } from "../provider/http/edge";
 import { redact } from "../provider/redact";
 import type { Props } from "../provider/resource";
 import { resourceDefinitions } from "../provider/resources";
 import * as sdk from "../sdk";
-import { EdgeClient as RawClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
 import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
+import { EdgeClient as RawClient } from "./support/edgeClient";
 import { configureFor, createChecked, mockConfig } from "./support/engine";
 
 describe("Edge lookups against the mock controller", function () {

@@ -1,11 +1,11 @@
 // The OpenZiti Edge management API mock, over real HTTPS on loopback, and its swagger conformance.
 import assert from "node:assert/strict";
 import { createVerify, X509Certificate } from "node:crypto";
+import { type IssuedCertificate, issueCertificate, newKeyPair } from "../mock/edge/pki";
+import { base32Encode, totp } from "../mock/edge/totp";
+import { type MockServer, startMockServer } from "../mock/server";
 import { SwaggerConformance, validateRequest, validateResponse } from "./conformance/swagger";
-import { EdgeClient } from "./mock/edge/client";
-import { type IssuedCertificate, issueCertificate, newKeyPair } from "./mock/edge/pki";
-import { base32Encode, totp } from "./mock/edge/totp";
-import { type MockServer, startMockServer } from "./mock/server";
+import { EdgeClient } from "./support/edgeClient";
 
 const ADMIN = { username: "admin", password: "edge-test-password" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

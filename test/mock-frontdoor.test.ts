@@ -1,8 +1,8 @@
 // The Frontdoor management API mock, exercised over real HTTP on loopback.
 import assert from "node:assert/strict";
 import forge from "node-forge";
+import { type MockServer, startMockServer } from "../mock/server";
 import { newKeys } from "./frontdoor-pki";
-import { type MockServer, startMockServer } from "./mock/server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

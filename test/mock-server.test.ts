@@ -6,9 +6,9 @@ import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import forge from "node-forge";
-import type { FaultKind } from "./mock/faults";
-import { CONTROL_TOKEN_HEADER, controlHeaders, type MockServer, startMockServer } from "./mock/server";
-import type { MockRequest } from "./mock/types";
+import type { FaultKind } from "../mock/faults";
+import { CONTROL_TOKEN_HEADER, controlHeaders, type MockServer, startMockServer } from "../mock/server";
+import type { MockRequest } from "../mock/types";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -446,14 +446,10 @@ describe("mock server CLI", () => {
 
   it("prints its URL and export lines, serves, and exits cleanly on SIGTERM", async () => {
     const root = path.resolve(__dirname, "..");
-    child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "test/mock/cli.ts", "--port", "0"],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "mock/cli.ts", "--port", "0"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout!.on("data", (chunk) => {
       output += chunk;
@@ -490,7 +486,7 @@ describe("mock server CLI", () => {
     // and the warning comes before it.
     child = spawn(
       process.execPath,
-      ["-r", "ts-node/register/transpile-only", "test/mock/cli.ts", "--host", "192.0.2.1", "--port", "0"],
+      ["-r", "ts-node/register/transpile-only", "mock/cli.ts", "--host", "192.0.2.1", "--port", "0"],
       { cwd: path.resolve(__dirname, ".."), stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";

@@ -86,16 +86,16 @@ describe("the packed package installed in a new project", function () {
       "bin/sdk/index.js",
       "bin/sdk/index.d.ts",
       "bin/provider/kinds/Identity.js",
-      "bin/test/mock/index.js",
-      "bin/test/mock/index.d.ts",
-      "bin/test/mock/cli.js",
+      "bin/mock/index.js",
+      "bin/mock/index.d.ts",
+      "bin/mock/cli.js",
       "mock/package.json",
     ])
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     const stray = files.filter(
       (f) =>
         !/^(package\.json|README\.md|schema\.json|mock\/package\.json)$/.test(f) &&
-        !/^bin\/(provider|sdk|test\/mock)\//.test(f),
+        !/^bin\/(provider|sdk|mock)\//.test(f),
     );
     assert.deepEqual(stray, [], "files outside the package's surface");
     assert.deepEqual(

@@ -2,6 +2,7 @@
 // create, refresh and import without drift, update with PUT, drift on exactly the changed properties,
 // typeId change as a replacement, check-time errors naming the property, delete and 404-as-gone.
 import assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -12,7 +13,6 @@ import {
   refresh,
   updateChecked,
 } from "./edge-support";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, mockConfig } from "./support/engine";
 
 const HASH = "a".repeat(128);

@@ -7,10 +7,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, readState, runHarness } from "./harness";
-import { formatReport } from "./harness/format";
-import { SIG_KEY } from "./harness/secrets";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type HarnessOptions, readState, runHarness } from "../harness";
+import { formatReport } from "../harness/format";
+import { SIG_KEY } from "../harness/secrets";
+import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { type CliStack, cliStack } from "./peers/cli";
 

@@ -7,7 +7,7 @@
 //   the CLI's output.
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type MockServer, startMockServer } from "../mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
 import { requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "./mock/server";
+import { type MockServer, startMockServer } from "../mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";

@@ -3,13 +3,13 @@
 // and the provider re-issues an enrollment without replacing the identity: opt-in once expired (the
 // refresh before that is clean), and with reEnrollmentTrigger after the identity enrolled.
 import assert from "node:assert/strict";
+import { type MockServer, startMockServer } from "../mock/server";
 import { enrollIdentity } from "../provider/functions/enrollment";
 import { enrollmentFacts } from "./enrollment-facts";
-import { EdgeClient } from "./mock/edge/client";
-import { type MockServer, startMockServer } from "./mock/server";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { certificateLogin } from "./support/clientAccess";
+import { EdgeClient } from "./support/edgeClient";
 import { configureFor, createChecked, engine, updateChecked } from "./support/engine";
 
 const KIND = "Identity";

@@ -3,12 +3,12 @@
 // statuses, error codes and the field they blame, defaults, null versus [] and {}, role order.
 // The controller is the oracle: nothing here is hard-coded but the requests.
 import assert from "node:assert/strict";
-import { EdgeClient, type EdgeReply } from "./mock/edge/client";
-import { issueCertificate } from "./mock/edge/pki";
-import { type MockServer, startMockServer } from "./mock/server";
+import { issueCertificate } from "../mock/edge/pki";
+import { type MockServer, startMockServer } from "../mock/server";
 import { authPolicyBody } from "./peers/bodies";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
+import { EdgeClient, type EdgeReply } from "./support/edgeClient";
 
 type Probe = (api: EdgeClient, tag: string) => Promise<unknown>;
 

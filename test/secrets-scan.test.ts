@@ -15,9 +15,9 @@ import {
   type HarnessResult,
   readState,
   runHarness as runHarnessLibrary,
-} from "./harness";
-import { isSecret } from "./harness/secrets";
-import { type MockServer, startMockServer } from "./mock/server";
+} from "../harness";
+import { isSecret } from "../harness/secrets";
+import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "./support/engine";
 
 const ROOT = path.resolve(__dirname, "..");

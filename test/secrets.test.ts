@@ -7,14 +7,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { readState, runHarness } from "../harness";
+import { isSecret } from "../harness/secrets";
+import { type MockServer, startMockServer } from "../mock/server";
 import { HttpClient } from "../provider/http/client";
 import { ApiError } from "../provider/http/errors";
 import { setDebug } from "../provider/log";
 import { redact, registerSecret } from "../provider/redact";
 import { testCa } from "./edge-support";
-import { readState, runHarness } from "./harness";
-import { isSecret } from "./harness/secrets";
-import { type MockServer, startMockServer } from "./mock/server";
 import { mockConfig } from "./support/engine";
 
 /** Every form a secret may leak in, for the assertions below. */

@@ -4,8 +4,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type MockServer, startMockServer } from "../mock/server";
 import { CONFIG_KEYS } from "../provider/config";
-import { type MockServer, startMockServer } from "./mock/server";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 
 const provider = {

@@ -2,7 +2,7 @@
 // swagger in ../contracts (which is newer than v1.6.0): facts of the controller, not defects of the
 // provider. validateResponse() accepts exactly these; any other deviation, of the controller (seen by
 // the real-peer suites) or of the mock, is reported, so a new one gets looked at. The mock answers
-// the way the controller does (test/real-vs-mock.test.ts checks it; test/mock/edge/README.md).
+// the way the controller does (test/real-vs-mock.test.ts checks it; mock/edge/README.md).
 export const CONTROLLER_SWAGGER_DEVIATIONS: RegExp[] = [
   // CA verification tokens are short ids like "Fq2bQnGzg", not UUIDs.
   /\(GET \/cas(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.verificationToken: must match format "uuid"/,

@@ -2,8 +2,8 @@
 // real-controller suite: enroll an identity (ott with a CSR made by node-forge, or updb with a
 // password), log in, and enrol TOTP MFA.
 import { Agent, request } from "undici";
+import { totp } from "../../mock/edge/totp";
 import { generateKeyPairAndCsr } from "../../provider/resources/pem";
-import { totp } from "../mock/edge/totp";
 import type { RealController } from "./controller";
 
 const CLIENT = "/edge/client/v1";

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { EdgeClient } from "../mock/edge/client";
+import { EdgeClient } from "../support/edgeClient";
 import { peerPath } from "./index";
 
 export interface RealController {

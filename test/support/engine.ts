@@ -1,8 +1,9 @@
 // Calls the provider's host entry points directly (the functions the dynamic-provider host calls),
 // configured for a mock server. Fast tests of resource behaviour; the harness tests cover the host.
+
+import type { MockServer } from "../../mock/server";
 import * as engine from "../../provider/engine";
 import type { Props } from "../../provider/resource";
-import type { MockServer } from "../mock/server";
 
 export function mockConfig(mock: Pick<MockServer, "url" | "credentials" | "caPem">): Record<string, string> {
   return {

@@ -1,6 +1,6 @@
 // Reading a harness report in tests: what each resource's step was, and what a refresh found changed.
 import assert from "node:assert/strict";
-import type { HarnessResult, Report } from "../harness";
+import type { HarnessResult, Report } from "../../harness";
 
 /** The run succeeded (the output is the failure message). */
 export function expectOk(result: HarnessResult): void {

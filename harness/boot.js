@@ -1,8 +1,8 @@
 // Fast start for runHarness: a `.ts` require hook that transpiles with TypeScript (like ts-node
 // --transpile-only) but caches the output on disk, so a warm run loads neither ts-node nor
 // typescript (~0.5 s saved per run; the test suite runs the harness many times).
-// Usage: node test/harness/boot.js <cli args>
-//        node test/harness/boot.js --program   (the program process the harness starts: programChild.ts)
+// Usage: node harness/boot.js <cli args>
+//        node harness/boot.js --program   (the program process the harness starts: programChild.ts)
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");

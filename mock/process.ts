@@ -22,7 +22,7 @@ export async function startMockProcess(args: string[] = []): Promise<MockProcess
     ? [compiled, ...args]
     : ["-r", "ts-node/register/transpile-only", path.join(__dirname, "cli.ts"), ...args];
   const child: ChildProcess = spawn(process.execPath, argv, {
-    cwd: path.resolve(__dirname, "../.."),
+    cwd: path.resolve(__dirname, ".."),
     stdio: ["ignore", "pipe", "inherit"],
   });
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {

@@ -2,8 +2,8 @@
 // certificate (mTLS), and a swagger conformance check of every response it receives.
 import http from "node:http";
 import https from "node:https";
-import { validateResponse } from "../../conformance/swagger";
-import { BASE_PATH } from "./envelope";
+import { BASE_PATH } from "../../mock/edge/envelope";
+import { validateResponse } from "../conformance/swagger";
 
 export interface EdgeReply {
   status: number;

@@ -29,7 +29,7 @@ import { newTotpSecret } from "./totp";
  */
 function conformance(): SwaggerChecks {
   try {
-    return require("../../conformance/swagger");
+    return require("../../test/conformance/swagger");
   } catch (error) {
     throw new Error(
       `the Edge mock's swagger checks (validateRequests/validateResponses) run in the project's checkout only: ${(error as Error).message}`,

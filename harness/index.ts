@@ -26,7 +26,7 @@ export interface HarnessResult {
   report: Report;
 }
 
-const repoRoot = path.resolve(__dirname, "..", "..");
+const repoRoot = path.resolve(__dirname, "..");
 // boot.js: cli.ts behind a cached TypeScript transpile (same result as ts-node --transpile-only).
 const boot = path.join(__dirname, "boot.js");
 
