@@ -2,10 +2,11 @@
 // Node.js language host does, so the memory the Pulumi runtime keeps per pending resource is not the
 // harness's. Its resource monitor forwards each registration to the harness (program.ts) over the IPC
 // channel and answers the program with the real id and outputs the harness's step returned.
-// Started through boot.js (`node boot.js --program`: the cached .ts transpile hook loads index.ts),
+// Started through boot.js (`node boot.js --program`: the cached .ts transpile hook loads a .ts program),
 // early, so loading @pulumi/pulumi here overlaps the start of the dynamic-provider host.
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { programEntry } from "./entry";
 import type {
   FromProgram,
   PlainRegistration,
@@ -107,7 +108,10 @@ function plainRegistration(req: any): PlainRegistration {
 
 const monitor = new ForwardingMonitor();
 
-/** Loads the program's index.ts under the forwarding monitor and waits for every registration. */
+/**
+ * Loads the program (its entry point found as the CLI's language host finds it: entry.ts) under the
+ * forwarding monitor and waits for every registration.
+ */
 async function run(start: StartMessage): Promise<void> {
   settings.setMockOptions(monitor, start.project, start.stack, start.preview);
   await settings.awaitFeatureSupport();
@@ -127,7 +131,9 @@ async function run(start: StartMessage): Promise<void> {
   if (!start.keepPromiseStacks) Error.stackTraceLimit = 0;
   let outputs: Record<string, any> = {};
   try {
-    let exported = require(path.join(start.programDir, "index.ts"));
+    const entry = programEntry(start.programDir);
+    for (const warning of entry.warnings) console.error(`warning: ${warning}`);
+    let exported = require(entry.request);
     if (typeof exported === "function") exported = exported();
     exported = await exported;
     if (exported && typeof exported === "object") {

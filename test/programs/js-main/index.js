@@ -1,0 +1,2 @@
+// Not the entry point: package.json's main names src/app.js.
+throw new Error("index.js ran although package.json names src/app.js as main");
