@@ -33,19 +33,6 @@ export interface HostConfig {
   get(key: string): string | undefined;
 }
 
-/** The provider methods of one kind, as the host calls them. */
-export function providerFor(kind: string) {
-  return {
-    configure: (req: { config: HostConfig }) => configure(req.config),
-    check: (olds: Props, news: Props) => check(kind, olds, news),
-    diff: (id: string, olds: Props, news: Props) => diff(kind, id, olds, news),
-    create: (inputs: Props) => create(kind, inputs),
-    read: (id: string, props: Props) => read(kind, id, props),
-    update: (id: string, olds: Props, news: Props) => update(kind, id, olds, news),
-    delete: (id: string, props: Props) => remove(kind, id, props),
-  };
-}
-
 export async function configure(config: HostConfig): Promise<void> {
   const next = readSettings((key) => config.get(key));
   setDebug(flagSetting(next, "debug"));

@@ -4,6 +4,7 @@
 // null-versus-empty, server defaults, replacement), so resources differ only in what is really theirs.
 import type { z } from "zod";
 import type { RawSettings } from "./config";
+import { type CheckFailure, forbiddenKeyFailures } from "./forbiddenKeys";
 import type { EdgeClient } from "./http/edge";
 import type { FrontdoorClient } from "./http/frontdoor";
 import { registerSecret } from "./redact";
@@ -95,10 +96,7 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   adopt?(ctx: ResourceContext, id: string, inputs: I, outs: O): Promise<O>;
 }
 
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+export type { CheckFailure } from "./forbiddenKeys";
 
 /**
  * A copy of `props` without `key`. Written out because rest destructuring with a computed key
@@ -118,47 +116,6 @@ export function containsUnknown(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(containsUnknown);
   if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
   return false;
-}
-
-/**
- * Map keys that reach an object's prototype are refused rather than dropped: zod's records drop
- * `__proto__` silently, and protobuf's Struct conversion in the host turns an object under that key
- * into the prototype (which shows here as a prototype other than Object's).
- */
-const FORBIDDEN_KEYS = ["__proto__", "constructor"];
-
-export function forbiddenKeyFailures(value: unknown, path: string[] = []): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  collectForbiddenKeys(value, [...path], failures);
-  return failures;
-}
-
-/** The walk of forbiddenKeyFailures: `path` is one array, pushed and popped (check runs per resource). */
-function collectForbiddenKeys(value: unknown, path: string[], failures: CheckFailure[]): void {
-  if (value === null || typeof value !== "object") return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      path.push(String(i));
-      collectForbiddenKeys(value[i], path, failures);
-      path.pop();
-    }
-    return;
-  }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null)
-    failures.push({
-      property: [...path, "__proto__"].join("."),
-      reason: 'the key "__proto__" is not allowed',
-    });
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.includes(key))
-      failures.push({ property: [...path, key].join("."), reason: `the key "${key}" is not allowed` });
-    else {
-      path.push(key);
-      collectForbiddenKeys((value as Record<string, unknown>)[key], path, failures);
-      path.pop();
-    }
-  }
 }
 
 /** Validates inputs; returns the normalised inputs (defaults applied) or the failures. */

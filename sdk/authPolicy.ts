@@ -1,7 +1,7 @@
-import { type AuthPolicyInputs, authPolicy } from "../provider/resources/authPolicy";
 import { type Args, resourceClass } from "./resource";
+import type { AuthPolicyInputs } from "./types.generated";
 
-export type AuthPolicyArgs = Args<import("zod").input<typeof AuthPolicyInputs>>;
+export type AuthPolicyArgs = Args<AuthPolicyInputs>;
 
 /**
  * An OpenZiti auth policy (`frontdoor:index:AuthPolicy`): allowed primary methods and secondary
@@ -17,4 +17,4 @@ export type AuthPolicyArgs = Args<import("zod").input<typeof AuthPolicyInputs>>;
  * new frontdoor.Identity("ops", { name: "ops", authPolicyId: strict.id });
  * ```
  */
-export class AuthPolicy extends resourceClass(authPolicy) {}
+export class AuthPolicy extends resourceClass("AuthPolicy") {}

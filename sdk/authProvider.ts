@@ -1,7 +1,7 @@
-import { type AuthProviderInputs, authProvider } from "../provider/resources/authProvider";
 import { type Args, resourceClass } from "./resource";
+import type { AuthProviderInputs } from "./types.generated";
 
-export type AuthProviderArgs = Args<import("zod").input<typeof AuthProviderInputs>>;
+export type AuthProviderArgs = Args<AuthProviderInputs>;
 
 /**
  * An auth provider of a frontdoor (`frontdoor:index:AuthProvider`): OIDC or API key authentication for
@@ -15,4 +15,4 @@ export type AuthProviderArgs = Args<import("zod").input<typeof AuthProviderInput
  * });
  * ```
  */
-export class AuthProvider extends resourceClass(authProvider) {}
+export class AuthProvider extends resourceClass("AuthProvider") {}

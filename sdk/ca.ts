@@ -1,7 +1,7 @@
-import { type CaInputs, ca } from "../provider/resources/ca";
 import { type Args, resourceClass } from "./resource";
+import type { CaInputs } from "./types.generated";
 
-export type CaArgs = Args<import("zod").input<typeof CaInputs>>;
+export type CaArgs = Args<CaInputs>;
 
 /**
  * An OpenZiti certificate authority (`frontdoor:index:Ca`). Created unverified; give `privateKeyPem`
@@ -19,4 +19,4 @@ export type CaArgs = Args<import("zod").input<typeof CaInputs>>;
  * new frontdoor.Identity("robot", { name: "robot", type: "Device", enrollment: { ottca: corpCa.id } });
  * ```
  */
-export class Ca extends resourceClass(ca) {}
+export class Ca extends resourceClass("Ca") {}

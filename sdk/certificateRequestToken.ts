@@ -1,10 +1,7 @@
-import {
-  type CertificateRequestTokenInputs,
-  certificateRequestToken,
-} from "../provider/resources/certificateRequestToken";
 import { type Args, resourceClass } from "./resource";
+import type { CertificateRequestTokenInputs } from "./types.generated";
 
-export type CertificateRequestTokenArgs = Args<import("zod").input<typeof CertificateRequestTokenInputs>>;
+export type CertificateRequestTokenArgs = Args<CertificateRequestTokenInputs>;
 
 /**
  * A certificate request token (`frontdoor:index:CertificateRequestToken`): a time-limited secret with
@@ -22,4 +19,4 @@ export type CertificateRequestTokenArgs = Args<import("zod").input<typeof Certif
  * export const enrolmentToken = enrol.token; // hand it to the device
  * ```
  */
-export class CertificateRequestToken extends resourceClass(certificateRequestToken) {}
+export class CertificateRequestToken extends resourceClass("CertificateRequestToken") {}

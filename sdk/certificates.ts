@@ -4,16 +4,25 @@
 // `...Output` variants take Inputs and return Outputs. The connection (apiUrl, caBundle, frontdoorId)
 // defaults to stack config `frontdoor:*` inside a Pulumi program, else to the environment variables.
 import * as pulumi from "@pulumi/pulumi";
-import * as certificates from "../provider/functions/certificates";
 import type { DeepInput } from "./resource";
 import { programSettings } from "./settings";
+import type {
+  CreateCertificateWithTokenArgs,
+  CreateCertificateWithTokenResult,
+  ValidateCertificateRequestTokenArgs,
+  ValidateCertificateRequestTokenResult,
+} from "./types.generated";
 
 export type {
   CreateCertificateWithTokenArgs,
   CreateCertificateWithTokenResult,
   ValidateCertificateRequestTokenArgs,
   ValidateCertificateRequestTokenResult,
-} from "../provider/functions/certificates";
+} from "./types.generated";
+
+/** The provider's token calls (HTTP client, validation), loaded at the first call, not with the SDK. */
+const certificates = (): typeof import("../provider/functions/certificates") =>
+  require("../provider/functions/certificates");
 
 /**
  * Creates a client certificate with a certificate request token, without API credentials. With `csrPem`
@@ -28,16 +37,16 @@ export type {
  * ```
  */
 export function createCertificateWithToken(
-  args: certificates.CreateCertificateWithTokenArgs,
-): Promise<certificates.CreateCertificateWithTokenResult> {
-  return certificates.createCertificateWithToken(args, programSettings());
+  args: CreateCertificateWithTokenArgs,
+): Promise<CreateCertificateWithTokenResult> {
+  return certificates().createCertificateWithToken(args, programSettings());
 }
 
 /** Checks a certificate request token (with the API credentials) and returns its record; fails when unusable. */
 export function validateCertificateRequestToken(
-  args: certificates.ValidateCertificateRequestTokenArgs,
-): Promise<certificates.ValidateCertificateRequestTokenResult> {
-  return certificates.validateCertificateRequestToken(args, programSettings());
+  args: ValidateCertificateRequestTokenArgs,
+): Promise<ValidateCertificateRequestTokenResult> {
+  return certificates().validateCertificateRequestToken(args, programSettings());
 }
 
 /**
@@ -45,16 +54,16 @@ export function validateCertificateRequestToken(
  * not run during `pulumi preview` (the result is unknown there), only during `pulumi up`.
  */
 export function createCertificateWithTokenOutput(
-  args: DeepInput<certificates.CreateCertificateWithTokenArgs>,
-): pulumi.Output<certificates.CreateCertificateWithTokenResult> {
-  type Result = certificates.CreateCertificateWithTokenResult;
+  args: DeepInput<CreateCertificateWithTokenArgs>,
+): pulumi.Output<CreateCertificateWithTokenResult> {
+  type Result = CreateCertificateWithTokenResult;
   return pulumi
     .output(args)
     .apply(
       (plain): pulumi.Output<Result> =>
         pulumi.runtime.isDryRun()
           ? unknownOutput<Result>()
-          : pulumi.output(createCertificateWithToken(plain as certificates.CreateCertificateWithTokenArgs)),
+          : pulumi.output(createCertificateWithToken(plain as CreateCertificateWithTokenArgs)),
     );
 }
 
@@ -74,11 +83,9 @@ function unknownOutput<T>(): pulumi.Output<T> {
 
 /** `validateCertificateRequestToken` with Input arguments, as an Output. */
 export function validateCertificateRequestTokenOutput(
-  args: DeepInput<certificates.ValidateCertificateRequestTokenArgs>,
-): pulumi.Output<certificates.ValidateCertificateRequestTokenResult> {
+  args: DeepInput<ValidateCertificateRequestTokenArgs>,
+): pulumi.Output<ValidateCertificateRequestTokenResult> {
   return pulumi
     .output(args)
-    .apply((plain) =>
-      validateCertificateRequestToken(plain as certificates.ValidateCertificateRequestTokenArgs),
-    );
+    .apply((plain) => validateCertificateRequestToken(plain as ValidateCertificateRequestTokenArgs));
 }

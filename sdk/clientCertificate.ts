@@ -1,7 +1,7 @@
-import { type ClientCertificateInputs, clientCertificate } from "../provider/resources/clientCertificate";
 import { type Args, resourceClass } from "./resource";
+import type { ClientCertificateInputs } from "./types.generated";
 
-export type ClientCertificateArgs = Args<import("zod").input<typeof ClientCertificateInputs>>;
+export type ClientCertificateArgs = Args<ClientCertificateInputs>;
 
 /**
  * A client certificate of a frontdoor (`frontdoor:index:ClientCertificate`), for mutual TLS. `value` is a
@@ -15,4 +15,4 @@ export type ClientCertificateArgs = Args<import("zod").input<typeof ClientCertif
  * export const privateKeyPem = key.privateKeyPem; // a secret
  * ```
  */
-export class ClientCertificate extends resourceClass(clientCertificate) {}
+export class ClientCertificate extends resourceClass("ClientCertificate") {}

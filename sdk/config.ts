@@ -1,19 +1,8 @@
-import type { z } from "zod";
-import { type ConfigInputs, config } from "../provider/resources/config";
-import type {
-  HostV1Data as HostV1,
-  HostV2Data as HostV2,
-  InterceptV1Data as InterceptV1,
-} from "../provider/resources/configData";
 import { type Args, resourceClass } from "./resource";
+import type { ConfigInputs } from "./types.generated";
 
-export type ConfigArgs = Args<z.input<typeof ConfigInputs>>;
-/** `data` of an intercept.v1 config (checked at preview). */
-export type InterceptV1Data = z.input<typeof InterceptV1>;
-/** `data` of a host.v1 config (checked at preview). */
-export type HostV1Data = z.input<typeof HostV1>;
-/** `data` of a host.v2 config (checked at preview). */
-export type HostV2Data = z.input<typeof HostV2>;
+export type { HostV1Data, HostV2Data, InterceptV1Data } from "./types.generated";
+export type ConfigArgs = Args<ConfigInputs>;
 
 /**
  * An OpenZiti config (`frontdoor:index:Config`): data of a config type, attached to services through their
@@ -34,4 +23,4 @@ export type HostV2Data = z.input<typeof HostV2>;
  * });
  * ```
  */
-export class Config extends resourceClass(config) {}
+export class Config extends resourceClass("Config") {}

@@ -1,7 +1,7 @@
-import { type ConfigTypeInputs, configType } from "../provider/resources/configType";
 import { type Args, resourceClass } from "./resource";
+import type { ConfigTypeInputs } from "./types.generated";
 
-export type ConfigTypeArgs = Args<import("zod").input<typeof ConfigTypeInputs>>;
+export type ConfigTypeArgs = Args<ConfigTypeInputs>;
 
 /**
  * An OpenZiti config type (`frontdoor:index:ConfigType`): a JSON schema that the data of configs of this
@@ -18,4 +18,4 @@ export type ConfigTypeArgs = Args<import("zod").input<typeof ConfigTypeInputs>>;
  * });
  * ```
  */
-export class ConfigType extends resourceClass(configType) {}
+export class ConfigType extends resourceClass("ConfigType") {}

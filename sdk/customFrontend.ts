@@ -1,7 +1,7 @@
-import { type CustomFrontendInputs, customFrontend } from "../provider/resources/customFrontend";
 import { type Args, resourceClass } from "./resource";
+import type { CustomFrontendInputs } from "./types.generated";
 
-export type CustomFrontendArgs = Args<import("zod").input<typeof CustomFrontendInputs>>;
+export type CustomFrontendArgs = Args<CustomFrontendInputs>;
 
 /**
  * A custom frontend (`frontdoor:index:CustomFrontend`): a hostname you own, served by the frontdoor.
@@ -17,4 +17,4 @@ export type CustomFrontendArgs = Args<import("zod").input<typeof CustomFrontendI
  * export const dnsRecords = web.dnsRecords;
  * ```
  */
-export class CustomFrontend extends resourceClass(customFrontend) {}
+export class CustomFrontend extends resourceClass("CustomFrontend") {}

@@ -1,7 +1,7 @@
-import { type EdgeRouterInputs, edgeRouter } from "../provider/resources/edgeRouter";
 import { type Args, resourceClass } from "./resource";
+import type { EdgeRouterInputs } from "./types.generated";
 
-export type EdgeRouterArgs = Args<import("zod").input<typeof EdgeRouterInputs>>;
+export type EdgeRouterArgs = Args<EdgeRouterInputs>;
 
 /**
  * An OpenZiti edge router (`frontdoor:index:EdgeRouter`) with its enrollment. `enrollmentJwt` is a
@@ -19,4 +19,4 @@ export type EdgeRouterArgs = Args<import("zod").input<typeof EdgeRouterInputs>>;
  * export const westJwt = west.enrollmentJwt; // secret: `ziti router enroll --jwt ...`
  * ```
  */
-export class EdgeRouter extends resourceClass(edgeRouter) {}
+export class EdgeRouter extends resourceClass("EdgeRouter") {}

@@ -1,7 +1,7 @@
-import { type EdgeRouterPolicyInputs, edgeRouterPolicy } from "../provider/resources/edgeRouterPolicy";
 import { type Args, resourceClass } from "./resource";
+import type { EdgeRouterPolicyInputs } from "./types.generated";
 
-export type EdgeRouterPolicyArgs = Args<import("zod").input<typeof EdgeRouterPolicyInputs>>;
+export type EdgeRouterPolicyArgs = Args<EdgeRouterPolicyInputs>;
 
 /**
  * An OpenZiti edge router policy (`frontdoor:index:EdgeRouterPolicy`): identities matching
@@ -16,4 +16,4 @@ export type EdgeRouterPolicyArgs = Args<import("zod").input<typeof EdgeRouterPol
  * });
  * ```
  */
-export class EdgeRouterPolicy extends resourceClass(edgeRouterPolicy) {}
+export class EdgeRouterPolicy extends resourceClass("EdgeRouterPolicy") {}

@@ -4,9 +4,9 @@
 // deliberately no `...Output` variant: an ott is single-use and the key belongs on the device, so the
 // enrollment runs where the identity will live (a device script, a provisioning job), not in every `up`
 // (the next `up` would still see the consumed JWT in the state and fail).
-import * as enrollment from "../provider/functions/enrollment";
+import type { EnrollIdentityArgs, EnrollIdentityResult } from "./types.generated";
 
-export type { EnrollIdentityArgs, EnrollIdentityResult } from "../provider/functions/enrollment";
+export type { EnrollIdentityArgs, EnrollIdentityResult } from "./types.generated";
 
 /**
  * Enrolls the identity of an ott enrollment JWT, as the OpenZiti SDKs do: the controller named by the
@@ -21,8 +21,8 @@ export type { EnrollIdentityArgs, EnrollIdentityResult } from "../provider/funct
  * fs.writeFileSync("device.json", id.identityJson, { mode: 0o600 });
  * ```
  */
-export function enrollIdentity(
-  args: enrollment.EnrollIdentityArgs,
-): Promise<enrollment.EnrollIdentityResult> {
+export function enrollIdentity(args: EnrollIdentityArgs): Promise<EnrollIdentityResult> {
+  // Loaded at the call (node-forge, the Edge client API), not with the SDK.
+  const enrollment: typeof import("../provider/functions/enrollment") = require("../provider/functions/enrollment");
   return enrollment.enrollIdentity(args);
 }

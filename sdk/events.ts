@@ -3,16 +3,22 @@
 // `fooOutput` convention. Both run in the calling process: a dynamic provider has no invoke, and a query
 // holds no state, so there is nothing for the engine to do.
 import * as pulumi from "@pulumi/pulumi";
-import * as events from "../provider/functions/events";
 import type { DeepInput } from "./resource";
-
-export type {
-  Alert,
+import type {
+  GetTopTalkersArgs,
+  GetTopTalkersResult,
   SearchAlertsArgs,
   SearchAlertsResult,
-  TopTalkersArgs,
-  TopTalkersResult,
-} from "../provider/functions/events";
+} from "./types.generated";
+
+export type { SearchAlertsArgs, SearchAlertsResult } from "./types.generated";
+export type TopTalkersArgs = GetTopTalkersArgs;
+export type TopTalkersResult = GetTopTalkersResult;
+/** One alert of `searchAlerts`. */
+export type Alert = SearchAlertsResult["alerts"][number];
+
+/** The provider's queries (search client), loaded at the first call, not with the SDK. */
+const events = (): typeof import("../provider/functions/events") => require("../provider/functions/events");
 
 /**
  * The sources that transmitted the most in a time window (default the last 24 h), each with its
@@ -22,25 +28,23 @@ export type {
  * const { sources } = await frontdoor.getTopTalkers({ from: "now-1h", size: 5 });
  * ```
  */
-export function getTopTalkers(args: events.TopTalkersArgs = {}): Promise<events.TopTalkersResult> {
-  return events.getTopTalkers(args);
+export function getTopTalkers(args: TopTalkersArgs = {}): Promise<TopTalkersResult> {
+  return events().getTopTalkers(args);
 }
 
 /** Alerts, newest first, optionally filtered by severity and event source type. */
-export function searchAlerts(args: events.SearchAlertsArgs = {}): Promise<events.SearchAlertsResult> {
-  return events.searchAlerts(args);
+export function searchAlerts(args: SearchAlertsArgs = {}): Promise<SearchAlertsResult> {
+  return events().searchAlerts(args);
 }
 
 /** `getTopTalkers` with Input arguments, as an Output (secret when an argument is secret). */
-export function getTopTalkersOutput(
-  args: DeepInput<events.TopTalkersArgs> = {},
-): pulumi.Output<events.TopTalkersResult> {
-  return pulumi.output(args).apply((plain) => events.getTopTalkers(plain as events.TopTalkersArgs));
+export function getTopTalkersOutput(args: DeepInput<TopTalkersArgs> = {}): pulumi.Output<TopTalkersResult> {
+  return pulumi.output(args).apply((plain) => events().getTopTalkers(plain as TopTalkersArgs));
 }
 
 /** `searchAlerts` with Input arguments, as an Output (secret when an argument is secret). */
 export function searchAlertsOutput(
-  args: DeepInput<events.SearchAlertsArgs> = {},
-): pulumi.Output<events.SearchAlertsResult> {
-  return pulumi.output(args).apply((plain) => events.searchAlerts(plain as events.SearchAlertsArgs));
+  args: DeepInput<SearchAlertsArgs> = {},
+): pulumi.Output<SearchAlertsResult> {
+  return pulumi.output(args).apply((plain) => events().searchAlerts(plain as SearchAlertsArgs));
 }

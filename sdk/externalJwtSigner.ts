@@ -1,7 +1,7 @@
-import { type ExternalJwtSignerInputs, externalJwtSigner } from "../provider/resources/externalJwtSigner";
 import { type Args, resourceClass } from "./resource";
+import type { ExternalJwtSignerInputs } from "./types.generated";
 
-export type ExternalJwtSignerArgs = Args<import("zod").input<typeof ExternalJwtSignerInputs>>;
+export type ExternalJwtSignerArgs = Args<ExternalJwtSignerInputs>;
 
 /**
  * An OpenZiti external JWT signer (`frontdoor:index:ExternalJwtSigner`): identities may log in with
@@ -26,4 +26,4 @@ export type ExternalJwtSignerArgs = Args<import("zod").input<typeof ExternalJwtS
  * });
  * ```
  */
-export class ExternalJwtSigner extends resourceClass(externalJwtSigner) {}
+export class ExternalJwtSigner extends resourceClass("ExternalJwtSigner") {}

@@ -1,7 +1,7 @@
-import { type IdentityInputs, identity } from "../provider/resources/identity";
 import { type Args, resourceClass } from "./resource";
+import type { IdentityInputs } from "./types.generated";
 
-export type IdentityArgs = Args<import("zod").input<typeof IdentityInputs>>;
+export type IdentityArgs = Args<IdentityInputs>;
 
 /**
  * An OpenZiti identity (`frontdoor:index:Identity`), optionally enrolled by one-time token (`ott`), by a
@@ -19,4 +19,4 @@ export type IdentityArgs = Args<import("zod").input<typeof IdentityInputs>>;
  * export const jwt = laptop.enrollmentJwt; // secret
  * ```
  */
-export class Identity extends resourceClass(identity) {}
+export class Identity extends resourceClass("Identity") {}

@@ -1,7 +1,7 @@
-import { type KeyPairInputs, keyPair } from "../provider/resources/keyPair";
 import { type Args, resourceClass } from "./resource";
+import type { KeyPairInputs } from "./types.generated";
 
-export type KeyPairArgs = Args<import("zod").input<typeof KeyPairInputs>>;
+export type KeyPairArgs = Args<KeyPairInputs>;
 
 /**
  * An RSA key pair and certificate request (`frontdoor:index:KeyPair`), generated once by the provider
@@ -13,4 +13,4 @@ export type KeyPairArgs = Args<import("zod").input<typeof KeyPairInputs>>;
  * new frontdoor.ClientCertificate("device-1", { name: "device-1", value: key.csrPem });
  * ```
  */
-export class KeyPair extends resourceClass(keyPair) {}
+export class KeyPair extends resourceClass("KeyPair") {}

@@ -8,38 +8,14 @@
 // environment, read at each call. The plain functions answer plain values, as Pulumi's plain invokes do;
 // the Output variants mark the result secret when it holds a secret (e.g. an enrollment JWT).
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import {
-  type ListArgs,
-  type LookupArgs,
-  type LookupKind,
-  list,
-  lookup,
-  secretKeys,
-} from "../provider/functions/lookups";
-import type { ResourceDefinition } from "../provider/resource";
-import { authPolicy } from "../provider/resources/authPolicy";
-import { ca } from "../provider/resources/ca";
-import { config } from "../provider/resources/config";
-import { configType } from "../provider/resources/configType";
-import { edgeRouter } from "../provider/resources/edgeRouter";
-import { edgeRouterPolicy } from "../provider/resources/edgeRouterPolicy";
-import { externalJwtSigner } from "../provider/resources/externalJwtSigner";
-import { identity } from "../provider/resources/identity";
-import { postureCheck } from "../provider/resources/postureCheck";
-import { service } from "../provider/resources/service";
-import { serviceEdgeRouterPolicy } from "../provider/resources/serviceEdgeRouterPolicy";
-import { servicePolicy } from "../provider/resources/servicePolicy";
-import type { DeepInput, StateOf } from "./resource";
+import type { DeepInput } from "./resource";
 import { programSettings } from "./settings";
+import { KINDS, type Kind, type KindTypes, type ListArgs, type LookupArgs } from "./types.generated";
 
-export type { ListArgs, LookupArgs } from "../provider/functions/lookups";
+export type { ListArgs, LookupArgs } from "./types.generated";
 
-type Definition = ResourceDefinition<any, any> & { inputs: z.ZodType; outputs: z.ZodType };
-/** Without index signatures (an empty zod object's output has one), so Outputs of it lift each property. */
-type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** What a lookup of a kind answers: the id and the state its resource shows as outputs. */
-export type LookupResult<D extends Definition> = Known<{ id: string } & StateOf<D["inputs"], D["outputs"]>>;
+export type LookupResult<K extends Kind> = { id: string } & KindTypes[K]["state"];
 
 export interface Lookups<R> {
   get(args: LookupArgs): Promise<R>;
@@ -48,20 +24,24 @@ export interface Lookups<R> {
   listOutput(args?: DeepInput<ListArgs>): pulumi.Output<{ items: R[] }>;
 }
 
+/** The provider's lookups (HTTP client, validation), loaded at the first call, not with the SDK. */
+const impl = (): typeof import("../provider/functions/lookups") => require("../provider/functions/lookups");
+
 /** The four lookup functions of a kind. */
-function lookups<D extends Definition>(def: D): Lookups<LookupResult<D>> {
-  type R = LookupResult<D>;
-  const kind = def.kind as LookupKind;
-  const secrets = secretKeys(def);
-  const holdsSecret = (item: Record<string, unknown>) =>
-    secrets.some((key) => item[key] !== null && item[key] !== undefined);
+function lookups<K extends Kind & import("../provider/functions/lookups").LookupKind>(
+  kind: K,
+): Lookups<LookupResult<K>> {
+  type R = LookupResult<K>;
+  const secrets = KINDS[kind].lookupSecrets as readonly string[];
+  const holdsSecret = (item: object) => secrets.some((key) => (item as Record<string, unknown>)[key] != null);
   /** The value as an Output, secret when one of its objects holds a secret value. */
-  const guarded = <T>(value: Promise<T>, items: (value: T) => Record<string, unknown>[]) =>
+  const guarded = <T>(value: Promise<T>, items: (value: T) => object[]) =>
     pulumi
       .output(value)
       .apply((v) => (items(v as T).some(holdsSecret) ? pulumi.secret(v) : v)) as pulumi.Output<T>;
-  const get = (args: LookupArgs) => lookup(kind, args, programSettings()) as Promise<R>;
-  const getList = (args: ListArgs = {}) => list(kind, args, programSettings()) as Promise<{ items: R[] }>;
+  const get = (args: LookupArgs) => impl().lookup(kind, args, programSettings()) as unknown as Promise<R>;
+  const getList = (args: ListArgs = {}) =>
+    impl().list(kind, args, programSettings()) as unknown as Promise<{ items: R[] }>;
   return {
     get,
     getOutput: (args) => pulumi.output(args).apply((plain) => guarded(get(plain as LookupArgs), (r) => [r])),
@@ -80,7 +60,7 @@ export const {
   getOutput: getIdentityOutput,
   list: getIdentities,
   listOutput: getIdentitiesOutput,
-} = lookups(identity);
+} = lookups("Identity");
 
 /**
  * Auth policies, e.g. the controller's own: `getAuthPolicyOutput({ id: "default" })`.
@@ -95,7 +75,7 @@ export const {
   getOutput: getAuthPolicyOutput,
   list: getAuthPolicies,
   listOutput: getAuthPoliciesOutput,
-} = lookups(authPolicy);
+} = lookups("AuthPolicy");
 
 /** Edge router policies. */
 export const {
@@ -103,10 +83,10 @@ export const {
   getOutput: getEdgeRouterPolicyOutput,
   list: getEdgeRouterPolicies,
   listOutput: getEdgeRouterPoliciesOutput,
-} = lookups(edgeRouterPolicy);
+} = lookups("EdgeRouterPolicy");
 
 /** Certificate authorities (`verificationToken` is a secret). */
-export const { get: getCa, getOutput: getCaOutput, list: getCas, listOutput: getCasOutput } = lookups(ca);
+export const { get: getCa, getOutput: getCaOutput, list: getCas, listOutput: getCasOutput } = lookups("Ca");
 
 /** Edge routers (`enrollmentJwt` and `enrollmentToken` are secrets). */
 export const {
@@ -114,7 +94,7 @@ export const {
   getOutput: getEdgeRouterOutput,
   list: getEdgeRouters,
   listOutput: getEdgeRoutersOutput,
-} = lookups(edgeRouter);
+} = lookups("EdgeRouter");
 
 /** External JWT signers, e.g. for an AuthPolicy's `allowedSigners`. */
 export const {
@@ -122,7 +102,7 @@ export const {
   getOutput: getExternalJwtSignerOutput,
   list: getExternalJwtSigners,
   listOutput: getExternalJwtSignersOutput,
-} = lookups(externalJwtSigner);
+} = lookups("ExternalJwtSigner");
 
 /** Posture checks (every typeId; the fields of the check's type are set). */
 export const {
@@ -130,7 +110,7 @@ export const {
   getOutput: getPostureCheckOutput,
   list: getPostureChecks,
   listOutput: getPostureChecksOutput,
-} = lookups(postureCheck);
+} = lookups("PostureCheck");
 
 /** Services. */
 export const {
@@ -138,7 +118,7 @@ export const {
   getOutput: getServiceOutput,
   list: getServices,
   listOutput: getServicesOutput,
-} = lookups(service);
+} = lookups("Service");
 
 /** Service policies (Dial and Bind). */
 export const {
@@ -146,7 +126,7 @@ export const {
   getOutput: getServicePolicyOutput,
   list: getServicePolicies,
   listOutput: getServicePoliciesOutput,
-} = lookups(servicePolicy);
+} = lookups("ServicePolicy");
 
 /** Service edge router policies. */
 export const {
@@ -154,7 +134,7 @@ export const {
   getOutput: getServiceEdgeRouterPolicyOutput,
   list: getServiceEdgeRouterPolicies,
   listOutput: getServiceEdgeRouterPoliciesOutput,
-} = lookups(serviceEdgeRouterPolicy);
+} = lookups("ServiceEdgeRouterPolicy");
 
 /** Configs. */
 export const {
@@ -162,7 +142,7 @@ export const {
   getOutput: getConfigOutput,
   list: getConfigs,
   listOutput: getConfigsOutput,
-} = lookups(config);
+} = lookups("Config");
 
 /** Config types, e.g. the built-in `intercept.v1`: `getConfigType({ name: "intercept.v1" })`. */
 export const {
@@ -170,4 +150,4 @@ export const {
   getOutput: getConfigTypeOutput,
   list: getConfigTypes,
   listOutput: getConfigTypesOutput,
-} = lookups(configType);
+} = lookups("ConfigType");

@@ -1,7 +1,7 @@
-import { type PostureCheckInputs, postureCheck } from "../provider/resources/postureCheck";
 import { type Args, resourceClass } from "./resource";
+import type { PostureCheckInputs } from "./types.generated";
 
-export type PostureCheckArgs = Args<import("zod").input<typeof PostureCheckInputs>>;
+export type PostureCheckArgs = Args<PostureCheckInputs>;
 
 /**
  * An OpenZiti posture check (`frontdoor:index:PostureCheck`). `typeId` selects the fields: OS
@@ -26,4 +26,4 @@ export type PostureCheckArgs = Args<import("zod").input<typeof PostureCheckInput
  * });
  * ```
  */
-export class PostureCheck extends resourceClass(postureCheck) {}
+export class PostureCheck extends resourceClass("PostureCheck") {}

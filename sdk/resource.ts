@@ -1,13 +1,13 @@
-// Builds the SDK class of a resource from its definition: typed args from the input schema, typed
-// output properties from the input and output schemas, the dynamic provider of its kind, and the
-// type token `pulumi-nodejs:dynamic/frontdoor:<Kind>` (shown as frontdoor:<Kind>).
+// Builds the SDK class of a resource from its kind: typed args and output properties from the plain types
+// generated from its definition (types.generated.ts), the dynamic provider of its kind, and the type token
+// `pulumi-nodejs:dynamic/frontdoor:<Kind>` (shown as frontdoor:<Kind>). The program loads no zod and no
+// provider code beyond the tiny provider object: what the class needs at run time is generated data.
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import { readSettings } from "../provider/config";
 import { dynamicProvider } from "../provider/dynamic";
 import { expiryWarning, warningWindowDays } from "../provider/expiry";
-import { forbiddenKeyFailures, type ResourceDefinition } from "../provider/resource";
-import { propertyNames, secretPaths } from "../provider/shape";
+import { forbiddenKeyFailures } from "../provider/forbiddenKeys";
+import { programSettings } from "./settings";
+import { KINDS, type Kind, type KindInfo, type KindTypes } from "./types.generated";
 
 /** A value, or a Pulumi Input of it, at every level (a secret may sit deep inside an object). */
 export type DeepInput<T> = T extends (infer E)[]
@@ -29,44 +29,29 @@ export type Args<T> = T extends unknown
 /** Every property of the resource's state, as an Output. */
 export type OutputProperties<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
-type Union<T> = T extends unknown ? keyof T : never;
-/** The state of a resource (inputs and outputs), as its output properties and lookups give it. */
-export type StateOf<S extends z.ZodType, O extends z.ZodType> = {
-  [K in Union<z.output<S>>]: z.output<S>[K];
-} & z.output<O>;
-
-export type ResourceClass<S extends z.ZodType, O extends z.ZodType> = new (
+export type ResourceClass<K extends Kind> = new (
   name: string,
-  args: Args<z.input<S>>,
+  args: Args<KindTypes[K]["inputs"]>,
   opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & OutputProperties<StateOf<S, O>>;
+) => pulumi.dynamic.Resource & OutputProperties<KindTypes[K]["state"]>;
 
 export const MODULE = "frontdoor";
 
-export function resourceClass<S extends z.ZodType, O extends z.ZodType>(
-  def: ResourceDefinition<any, any> & { inputs: S; outputs: O },
-): ResourceClass<S, O> {
+export function resourceClass<K extends Kind>(kind: K): ResourceClass<K> {
+  const info: KindInfo = KINDS[kind];
   // Output properties are registered for every key present in the props, so each one starts undefined.
-  const outputKeys = [...propertyNames(def.inputs), ...propertyNames(def.outputs)];
-  const secretInputPaths = secretPaths(def.inputs).map((path) => path.split("."));
+  const secretInputPaths = info.secretInputPaths.map((path) => path.split("."));
   class FrontdoorResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
-      refuseForbiddenKeys(def.kind, name, args);
-      const props: Record<string, unknown> = Object.fromEntries(outputKeys.map((k) => [k, undefined]));
+      refuseForbiddenKeys(kind, name, args);
+      const props: Record<string, unknown> = Object.fromEntries(info.outputKeys.map((k) => [k, undefined]));
       Object.assign(props, secretInputPaths.reduce(secretAt, args));
-      const secrets = [...(opts?.additionalSecretOutputs ?? []), ...(def.secretOutputs ?? [])];
-      super(
-        dynamicProvider(def.kind),
-        name,
-        props,
-        { ...opts, additionalSecretOutputs: secrets },
-        MODULE,
-        def.kind,
-      );
-      if (def.expiry) warnNearExpiry(this, def.kind, name, def.expiry);
+      const secrets = [...(opts?.additionalSecretOutputs ?? []), ...info.secretOutputs];
+      super(dynamicProvider(kind), name, props, { ...opts, additionalSecretOutputs: secrets }, MODULE, kind);
+      if (info.expiry) warnNearExpiry(this, kind, name, info.expiry);
     }
   }
-  return FrontdoorResource as unknown as ResourceClass<S, O>;
+  return FrontdoorResource as unknown as ResourceClass<K>;
 }
 
 /**
@@ -77,9 +62,9 @@ function warnNearExpiry(
   resource: pulumi.Resource,
   kind: string,
   name: string,
-  expiry: NonNullable<ResourceDefinition["expiry"]>,
+  expiry: NonNullable<KindInfo["expiry"]>,
 ): void {
-  const setting = readSettings((key) => pulumi.runtime.getConfig(key)).expiryWarningDays;
+  const setting = programSettings().expiryWarningDays;
   const windowDays = warningWindowDays(setting, expiry.warningDays);
   const expiresAt = (resource as unknown as Record<string, pulumi.Output<unknown>>)[expiry.at];
   expiresAt.apply((at) => {

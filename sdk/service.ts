@@ -1,7 +1,7 @@
-import { type ServiceInputs, service } from "../provider/resources/service";
 import { type Args, resourceClass } from "./resource";
+import type { ServiceInputs } from "./types.generated";
 
-export type ServiceArgs = Args<import("zod").input<typeof ServiceInputs>>;
+export type ServiceArgs = Args<ServiceInputs>;
 
 /**
  * An OpenZiti service (`frontdoor:index:Service`): what identities dial or bind, selected by service
@@ -16,4 +16,4 @@ export type ServiceArgs = Args<import("zod").input<typeof ServiceInputs>>;
  * });
  * ```
  */
-export class Service extends resourceClass(service) {}
+export class Service extends resourceClass("Service") {}

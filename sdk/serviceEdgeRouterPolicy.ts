@@ -1,10 +1,7 @@
-import {
-  type ServiceEdgeRouterPolicyInputs,
-  serviceEdgeRouterPolicy,
-} from "../provider/resources/serviceEdgeRouterPolicy";
 import { type Args, resourceClass } from "./resource";
+import type { ServiceEdgeRouterPolicyInputs } from "./types.generated";
 
-export type ServiceEdgeRouterPolicyArgs = Args<import("zod").input<typeof ServiceEdgeRouterPolicyInputs>>;
+export type ServiceEdgeRouterPolicyArgs = Args<ServiceEdgeRouterPolicyInputs>;
 
 /**
  * An OpenZiti service edge router policy (`frontdoor:index:ServiceEdgeRouterPolicy`): services matching
@@ -18,4 +15,4 @@ export type ServiceEdgeRouterPolicyArgs = Args<import("zod").input<typeof Servic
  * });
  * ```
  */
-export class ServiceEdgeRouterPolicy extends resourceClass(serviceEdgeRouterPolicy) {}
+export class ServiceEdgeRouterPolicy extends resourceClass("ServiceEdgeRouterPolicy") {}

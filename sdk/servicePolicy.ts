@@ -1,7 +1,7 @@
-import { type ServicePolicyInputs, servicePolicy } from "../provider/resources/servicePolicy";
 import { type Args, resourceClass } from "./resource";
+import type { ServicePolicyInputs } from "./types.generated";
 
-export type ServicePolicyArgs = Args<import("zod").input<typeof ServicePolicyInputs>>;
+export type ServicePolicyArgs = Args<ServicePolicyInputs>;
 
 /**
  * An OpenZiti service policy (`frontdoor:index:ServicePolicy`): identities matching `identityRoles` may
@@ -17,4 +17,4 @@ export type ServicePolicyArgs = Args<import("zod").input<typeof ServicePolicyInp
  * });
  * ```
  */
-export class ServicePolicy extends resourceClass(servicePolicy) {}
+export class ServicePolicy extends resourceClass("ServicePolicy") {}

@@ -10,6 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { PEERS_BIN, REPO_ROOT, requirePeers } from "./peers";
+import {
+  createUserProject,
+  type PackedPackage,
+  packPackage,
+  USER_PULUMI_VERSION,
+} from "./support/userProject";
 
 const run = promisify(execFile);
 const PROJECT_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
@@ -42,43 +48,24 @@ describe("the packed package installed in a new project", function () {
   this.timeout(600_000);
   let scratch: string;
   let project: string;
-  let packed: { filename: string; files: { path: string }[] };
+  let packed: PackedPackage;
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-pack-"));
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", scratch], {
-      cwd: REPO_ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    // prepack's compiler output may precede the JSON.
-    packed = JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
+    packed = await packPackage(scratch);
     project = path.join(scratch, "my-infra");
-    fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: my-infra\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(project, "index.ts"), PROJECT_PROGRAM);
-    fs.writeFileSync(
-      path.join(project, "package.json"),
-      JSON.stringify({ name: "my-infra", private: true, main: "index.ts" }, null, 2),
-    );
-    await run(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-        path.join(scratch, packed.filename),
-        "@pulumi/pulumi@3.248.0",
-      ],
-      { cwd: project, maxBuffer: 64 * 1024 * 1024 },
-    );
+    await createUserProject(project, {
+      files: { "index.ts": PROJECT_PROGRAM },
+      manifest: { main: "index.ts" },
+      install: [packed.tarball, `@pulumi/pulumi@${USER_PULUMI_VERSION}`],
+    });
   });
   after(() => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   it("holds the compiled provider, SDK, mock and schema, and no sources or test code besides the mock", () => {
-    const files = packed.files.map((f) => f.path);
+    const files = packed.files;
     for (const needed of [
       "package.json",
       "README.md",

@@ -391,7 +391,10 @@ export class EdgeState {
     this.identities.delete(id);
   }
 
-  /** The CA that signs the certificates of enrolling identities (made on first use). */
+  /**
+   * The CA that signs the certificates of enrolling identities (made on first use).
+   * @internal (node-forge types: kept out of the shipped declarations, users' projects lack them)
+   */
   identityCa(): IssuedCertificate {
     this.enrollmentCa ??= issueCertificate({ commonName: "Edge Mock Identity CA", isCa: true, days: 3650 });
     return this.enrollmentCa;

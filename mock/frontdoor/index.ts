@@ -45,6 +45,7 @@ export class FrontdoorMock implements MockApi {
   private readonly tokens: TokenRegistry;
   private readonly oauth: OAuthEndpoint;
 
+  /** @internal (node-forge types: kept out of the shipped declarations) */
   constructor(
     readonly options: FrontdoorMockOptions,
     private readonly rootCa: CertificateAuthority,

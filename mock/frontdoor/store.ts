@@ -23,12 +23,16 @@ export class FrontdoorState {
   );
   private intermediateCa?: CertificateAuthority;
 
+  /** @internal (node-forge types: kept out of the shipped declarations) */
   constructor(
     readonly id: string,
     private readonly rootCa: CertificateAuthority,
   ) {}
 
-  /** The per-frontdoor intermediate CA that signs generated client certificates (made on first use). */
+  /**
+   * The per-frontdoor intermediate CA that signs generated client certificates (made on first use).
+   * @internal (node-forge types: kept out of the shipped declarations)
+   */
   get ca(): CertificateAuthority {
     this.intermediateCa ??= createIntermediateCa(this.rootCa, `Frontdoor ${this.id} Client CA`);
     return this.intermediateCa;

@@ -1,3 +1,3 @@
 // The serialized provider of this kind is `require(<this module>)`: keep it one line.
-import { providerFor } from "../engine";
+import { providerFor } from "../dynamic";
 export = providerFor("Config");

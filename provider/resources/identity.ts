@@ -33,17 +33,25 @@ const PERMISSION_FAMILIES = [
   "service-edge-router-policy",
   "service-policy",
   "terminator",
-];
-const ACTIONS = ["read", "create", "update", "delete"];
+] as const;
+const ACTIONS = ["read", "create", "update", "delete"] as const;
+type Family = (typeof PERMISSION_FAMILIES)[number];
+/** A permission name, typed (so the SDK's generated types and zod's agree on the literals). */
+type Permission =
+  | "admin_readonly"
+  | Family
+  | `${Family}.${(typeof ACTIONS)[number]}`
+  | "ops"
+  | `ops.${"read" | "update" | "delete"}`;
 /** The permission enum of the controller's swagger, built from its families. */
 export const PERMISSIONS = [
   "admin_readonly",
-  ...PERMISSION_FAMILIES.flatMap((f) => [f, ...ACTIONS.map((a) => `${f}.${a}`)]),
+  ...PERMISSION_FAMILIES.flatMap((f) => [f, ...ACTIONS.map((a) => `${f}.${a}` as const)]),
   "ops",
   "ops.read",
   "ops.update",
   "ops.delete",
-] as [string, ...string[]];
+] as [Permission, ...Permission[]];
 
 const cost = z.number().int().min(0).max(65535);
 

@@ -66,7 +66,7 @@ const common = {
   roleAttributes,
   tags,
 };
-const typeId = (type: (typeof POSTURE_CHECK_TYPES)[number]) =>
+const typeId = <T extends (typeof POSTURE_CHECK_TYPES)[number]>(type: T) =>
   z
     .literal(type)
     .describe(`Posture check type (${POSTURE_CHECK_TYPES.join(", ")}); a change replaces the check.`);

@@ -1,0 +1,77 @@
+// The package as a user gets it: `npm pack` of this repository, then a new project in a temp dir with the
+// tarball and its own @pulumi/pulumi installed from the registry (the local npm cache first, so it works
+// offline once the cache holds them). Shared by the suites that test the package from a user's side.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT } from "../peers";
+
+const run = promisify(execFile);
+const BIG = 64 * 1024 * 1024;
+
+/**
+ * The @pulumi/pulumi a user project gets: the repository's pinned one, or FRONTDOOR_PULUMI_VERSION
+ * (the Node version matrix runs the user-facing suites with the newest).
+ */
+export const USER_PULUMI_VERSION: string =
+  process.env.FRONTDOOR_PULUMI_VERSION ?? devDependencyVersion("@pulumi/pulumi");
+
+/** The exact version this repository pins for a dev dependency (users' projects get the same). */
+export function devDependencyVersion(name: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+  const version = manifest.devDependencies?.[name];
+  if (!version) throw new Error(`package.json pins no devDependency ${name}`);
+  return version;
+}
+
+export interface PackedPackage {
+  /** Absolute path of the tarball. */
+  tarball: string;
+  /** The paths inside the tarball (relative to the package root). */
+  files: string[];
+}
+
+/** `npm pack` of the repository into `destination` (prepack compiles it first). */
+export async function packPackage(destination: string): Promise<PackedPackage> {
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], {
+    cwd: REPO_ROOT,
+    maxBuffer: BIG,
+  });
+  // prepack's compiler output may precede the JSON.
+  const packed = JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
+  return {
+    tarball: path.join(destination, packed.filename),
+    files: packed.files.map((f: { path: string }) => f.path),
+  };
+}
+
+export interface UserProjectOptions {
+  /** Files to write, by path relative to the project (e.g. `index.ts`, `tsconfig.json`). */
+  files: Record<string, string>;
+  /** package.json fields besides name and private (e.g. `main`). */
+  manifest?: Record<string, unknown>;
+  /** What `npm install` gets: the tarball, package specs (`@pulumi/pulumi@3.248.0`). */
+  install: string[];
+}
+
+/** A new Pulumi project at `dir`: Pulumi.yaml, package.json, the files, and its dependencies installed. */
+export async function createUserProject(dir: string, options: UserProjectOptions): Promise<void> {
+  const name = path.basename(dir);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name, private: true, ...options.manifest }, null, 2),
+  );
+  for (const [file, text] of Object.entries(options.files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...options.install], {
+    cwd: dir,
+    maxBuffer: BIG,
+  }).catch((error) => {
+    throw new Error(`npm install in ${dir} failed:\n${error.stdout}${error.stderr}`);
+  });
+}
