@@ -79,6 +79,56 @@ describe("a user's TypeScript project type-checks with the packed package", func
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
+  it("loads none of the provider's libraries in the program, and serializes each provider as a require", async () => {
+    // A program under Pulumi's mocks declaring one resource of every kind (no validation runs in the
+    // program, so plain names do). What it loaded, and the __provider each resource carries.
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
+    const kinds = Object.keys(schema.resources).map((token) => token.split(":")[2]);
+    fs.writeFileSync(
+      path.join(project, "loading.js"),
+      `const pulumi = require("@pulumi/pulumi");
+       const providers = {};
+       pulumi.runtime.setMocks({
+         newResource: (args) => { providers[args.name] = args.inputs.__provider; return { id: args.name, state: args.inputs }; },
+         call: (args) => args.inputs,
+       });
+       const frontdoor = require("pulumi-frontdoor");
+       for (const kind of ${JSON.stringify(kinds)}) new frontdoor[kind](kind, { name: kind });
+       const report = () => console.log(JSON.stringify({ loaded: Object.keys(require.cache), providers }));
+       const wait = setInterval(() => {
+         if (Object.keys(providers).length < ${kinds.length}) return;
+         clearInterval(wait);
+         report();
+       }, 100);`,
+    );
+    const { stdout } = await run(process.execPath, ["loading.js"], {
+      cwd: project,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 180_000,
+    });
+    const { loaded, providers } = JSON.parse(stdout.slice(stdout.indexOf("{")));
+    assert.deepEqual(
+      loaded.filter((f: string) => /\/node_modules\/(zod|undici|node-forge|ajv)\//.test(f)),
+      [],
+      "the provider's libraries were loaded in the program",
+    );
+    assert.deepEqual(
+      loaded.filter((f: string) =>
+        /pulumi-frontdoor\/bin\/provider\/(engine|resource|shape|resources\/|functions\/|http\/(client|edge|frontdoor|search))/.test(
+          f,
+        ),
+      ),
+      [],
+      "the provider's engine, definitions or HTTP clients were loaded in the program",
+    );
+    assert.deepEqual(Object.keys(providers).sort(), [...kinds].sort());
+    for (const kind of kinds) {
+      const text: string = providers[kind];
+      assert.ok(text.length < 2048, `${kind}: __provider is ${text.length} bytes`);
+      assert.match(text, new RegExp(`require\\("pulumi-frontdoor/bin/provider/kinds/${kind}\\.js"\\)`));
+    }
+  });
+
   Object.keys(CONFIGS).forEach((name, i) => {
     it(`passes tsc --noEmit under ${name}, loading no zod and no provider module`, async () => {
       const tsc = path.join(project, "node_modules", "typescript", "bin", "tsc");
