@@ -47,7 +47,13 @@ const provider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
-export const service = new pulumi.dynamic.Resource(provider, "app", { name: "app", roleAttributes: ["web"] }).id;
+class Nothing extends pulumi.dynamic.Resource {
+  constructor(name: string, props: { name: string; roleAttributes: string[] }) {
+    super(provider, name, props, {}, "nothing", "Nothing");
+  }
+}
+
+export const service = new Nothing("app", { name: "app", roleAttributes: ["web"] }).id;
 `,
 };
 

@@ -3,6 +3,7 @@
 // offline once the cache holds them). Shared by the suites that test the package from a user's side.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../peers";
@@ -32,17 +33,31 @@ export interface PackedPackage {
   files: string[];
 }
 
-/** `npm pack` of the repository into `destination` (prepack compiles it first). */
+let packed: Promise<PackedPackage> | undefined;
+
+/**
+ * `npm pack` of the repository into `destination` (prepack compiles it first). Packed once per test
+ * process: later suites get a copy of the same tarball (the sources do not change during a run).
+ */
 export async function packPackage(destination: string): Promise<PackedPackage> {
+  packed ??= npmPack(fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-packed-")));
+  const first = await packed;
+  const tarball = path.join(destination, path.basename(first.tarball));
+  if (tarball !== first.tarball) fs.copyFileSync(first.tarball, tarball);
+  return { tarball, files: first.files };
+}
+
+async function npmPack(destination: string): Promise<PackedPackage> {
+  process.once("exit", () => fs.rmSync(destination, { recursive: true, force: true }));
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], {
     cwd: REPO_ROOT,
     maxBuffer: BIG,
   });
   // prepack's compiler output may precede the JSON.
-  const packed = JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
+  const result = JSON.parse(stdout.slice(stdout.indexOf("[")))[0];
   return {
-    tarball: path.join(destination, packed.filename),
-    files: packed.files.map((f: { path: string }) => f.path),
+    tarball: path.join(destination, result.filename),
+    files: result.files.map((f: { path: string }) => f.path),
   };
 }
 
