@@ -100,6 +100,10 @@ function indexPage(schema: Spec): string {
     "# Reference",
     "One page per resource and per function, generated from the same zod definitions the provider validates " +
       "with (through `schema.json`). Settings: [configuration keys](configuration.md).",
+    "Every resource has typed args, every input is also an output, secrets are stored as secrets, bad input " +
+      "is refused at `preview` naming the property, existing objects are adopted with the `import` option, " +
+      "and `pulumi refresh` reports drift (what counts as drift: each page's notes, and the " +
+      "[drift guide](../guides/drift-job.md)).",
     "## Resources",
     ["| Resource | API | What it is |", "|---|---|---|", ...resources].join("\n"),
     "## Functions",
