@@ -127,31 +127,15 @@ function resourcePage(schema: Spec, name: string, spec: Spec, text: PageText): s
     spec.description,
     ...exampleSection(name, text),
     "## Inputs",
-    table(
-      ["Input", "Type", "Required", "Default", "Secret", "Replaces on change", "Description"],
-      inputs.map(([prop, p]) => [
-        `\`${prop}\``,
-        typeName(p),
-        required.has(prop) ? "yes" : "no",
-        defaultOf(p),
-        p.secret ? "secret" : spec.properties[prop]?.secret ? "stored as secret" : "",
-        p.willReplaceOnChanges ? "replaces" : "",
-        cell(p.description ?? ""),
-      ]),
-    ),
+    propertyTable("Input", inputs, {
+      required,
+      defaults: true,
+      replaces: true,
+      secret: (prop, p) => (p.secret ? "secret" : spec.properties[prop]?.secret ? "stored as secret" : ""),
+    }),
     "## Outputs",
     "Every input is an output too, under the same name. Besides:",
-    outputs.length
-      ? table(
-          ["Output", "Type", "Secret", "Description"],
-          outputs.map(([prop, p]) => [
-            `\`${prop}\``,
-            typeName(p),
-            p.secret ? "secret" : "",
-            cell(p.description ?? ""),
-          ]),
-        )
-      : "(none)",
+    propertyTable("Output", outputs, {}),
     ...typesSection(types),
     "## Import",
     importText(name),
@@ -179,29 +163,9 @@ function functionPage(schema: Spec, name: string, spec: Spec, input: ReferenceIn
     spec.description,
     ...exampleSection(name, { example: text.example ?? lookupExample(name) }),
     "## Arguments",
-    args.length
-      ? table(
-          ["Argument", "Type", "Required", "Default", "Secret", "Description"],
-          args.map(([prop, p]) => [
-            `\`${prop}\``,
-            typeName(p),
-            required.has(prop) ? "yes" : "no",
-            defaultOf(p),
-            p.secret ? "secret" : "",
-            cell(p.description ?? ""),
-          ]),
-        )
-      : "(none)",
+    propertyTable("Argument", args, { required, defaults: true }),
     "## Result",
-    table(
-      ["Property", "Type", "Secret", "Description"],
-      results.map(([prop, p]) => [
-        `\`${prop}\``,
-        typeName(p),
-        p.secret ? "secret" : "",
-        cell(p.description ?? ""),
-      ]),
-    ),
+    propertyTable("Property", results, {}),
     ...typesSection(types),
     ...notesSection(text.notes ?? lookupNotes(name)),
   ]);
@@ -303,23 +267,55 @@ function typesSection(types: [string, Spec][]): string[] {
     "## Types",
     ...types.flatMap(([name, type]) => {
       const required = new Set<string>(type.required ?? []);
+      const properties = Object.entries((type.properties ?? {}) as Record<string, Spec>);
       return [
         `### ${name}`,
         ...(type.description ? [type.description] : []),
-        table(
-          ["Property", "Type", "Required", "Default", "Secret", "Description"],
-          Object.entries((type.properties ?? {}) as Record<string, Spec>).map(([prop, p]) => [
-            `\`${prop}\``,
-            typeName(p),
-            required.has(prop) ? "yes" : "no",
-            defaultOf(p),
-            p.secret ? "secret" : "",
-            cell(p.description ?? ""),
-          ]),
-        ),
+        // A union (e.g. IdentityEnrollment: ott | ottca | updb) has no properties of its own in the schema.
+        properties.length
+          ? propertyTable("Property", properties, { required, defaults: true })
+          : "(no fixed properties in the schema: see the description above)",
       ];
     }),
   ];
+}
+
+interface Columns {
+  /** Names of the required properties: adds a Required column. */
+  required?: Set<string>;
+  /** Adds a Default column (the schema's default). */
+  defaults?: boolean;
+  /** Adds a Replaces on change column. */
+  replaces?: boolean;
+  /** The Secret column's text (default: "secret" where the schema marks the property). */
+  secret?: (prop: string, p: Spec) => string;
+}
+
+/** A table of properties: name, type, the columns asked for, whether secret, and the description. */
+function propertyTable(label: string, entries: [string, Spec][], columns: Columns): string {
+  if (!entries.length) return "(none)";
+  const { required, defaults, replaces } = columns;
+  const secret = columns.secret ?? ((_prop: string, p: Spec) => (p.secret ? "secret" : ""));
+  return table(
+    [
+      label,
+      "Type",
+      ...(required ? ["Required"] : []),
+      ...(defaults ? ["Default"] : []),
+      "Secret",
+      ...(replaces ? ["Replaces on change"] : []),
+      "Description",
+    ],
+    entries.map(([prop, p]) => [
+      `\`${prop}\``,
+      typeName(p),
+      ...(required ? [required.has(prop) ? "yes" : "no"] : []),
+      ...(defaults ? [defaultOf(p)] : []),
+      secret(prop, p),
+      ...(replaces ? [p.willReplaceOnChanges ? "replaces" : ""] : []),
+      cell(p.description ?? ""),
+    ]),
+  );
 }
 
 function typeName(p: Spec): string {
