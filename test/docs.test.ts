@@ -58,6 +58,9 @@ describe("docs", () => {
     });
 
     it("has a page for every resource kind and every function, each with an example program", () => {
+      const kinds = fs.readdirSync(path.join(root, "provider/kinds")).map((f) => f.replace(/\.ts$/, ""));
+      assert.equal(kinds.length, resourceDefinitions.length, "provider/kinds/ and the definitions differ");
+      for (const kind of kinds) assert.ok(pages.has(`resources/${kind}.md`), kind);
       for (const def of resourceDefinitions) assert.ok(pages.has(`resources/${def.kind}.md`), def.kind);
       for (const fn of functionDefinitions) assert.ok(pages.has(`functions/${fn.name}.md`), fn.name);
       assert.equal(pages.size, resourceDefinitions.length + functionDefinitions.length + 2);
