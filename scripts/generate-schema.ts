@@ -1,8 +1,9 @@
-// `npm run schema`: writes schema.json from the zod definitions (provider/schema.ts) and the README's
-// generated reference sections from schema.json (provider/docs.ts).
+// `npm run schema`: writes schema.json from the zod definitions (provider/schema.ts), and the reference
+// pages under docs/reference/ from schema.json and scripts/reference-text.md (provider/docs.ts). Pages
+// that are no longer generated (a kind or function removed) are deleted.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configTable, reference, replaceGenerated } from "../provider/docs";
+import { parseReferenceText, REFERENCE_TEXT, referencePages } from "../provider/docs";
 import { buildSchema } from "../provider/schema";
 
 const root = path.resolve(__dirname, "..");
@@ -10,9 +11,14 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), 
 const schema = buildSchema(version);
 fs.writeFileSync(path.join(root, "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);
 
-const readmePath = path.join(root, "README.md");
-let readme = fs.readFileSync(readmePath, "utf8");
-readme = replaceGenerated(readme, "config", configTable(schema));
-readme = replaceGenerated(readme, "reference", reference(schema));
-fs.writeFileSync(readmePath, readme);
-console.log("schema.json and README.md reference sections written");
+const referenceDir = path.join(root, "docs", "reference");
+const pages = referencePages(JSON.parse(JSON.stringify(schema)), {
+  text: parseReferenceText(fs.readFileSync(path.join(root, REFERENCE_TEXT), "utf8")),
+  sdkExports: new Set(Object.keys(require("../sdk"))),
+});
+fs.rmSync(referenceDir, { recursive: true, force: true });
+for (const [file, text] of pages) {
+  fs.mkdirSync(path.dirname(path.join(referenceDir, file)), { recursive: true });
+  fs.writeFileSync(path.join(referenceDir, file), text);
+}
+console.log(`schema.json and ${pages.size} pages under docs/reference/ written`);

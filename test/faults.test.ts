@@ -217,7 +217,7 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
       mock.faults.clear();
       const seconds = (Date.now() - started) / 1000;
       const refused = mock.log.filter((e) => e.status === 429).length;
-      // Figures for the README's reliability note (visible with --reporter spec).
+      // Figures for docs/guides/reliability-and-recovery.md (visible with --reporter spec).
       console.log(
         `      429 storm ${command}: ${seconds.toFixed(1)} s, ${mock.log.length} requests, ${refused} refused`,
       );

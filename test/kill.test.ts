@@ -110,7 +110,7 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     await mock?.close();
     fs.rmSync(work, { recursive: true, force: true });
     if (figures.length === 0) return;
-    // For the README's reliability section and the closing note (visible with --reporter spec).
+    // For docs/guides/reliability-and-recovery.md and the closing note (visible with --reporter spec).
     console.log("      kill suite figures (seed %d):", SEED);
     for (const f of figures) {
       console.log(

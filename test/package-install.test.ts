@@ -36,11 +36,14 @@ export const ssoId = sso.id;
 export const aliceId = alice.id;
 `;
 
-/** The code block after `<!-- recipe: NAME -->` in the README: what users copy is what runs here. */
-function readmeRecipe(name: string): string {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(readme);
-  if (!found) throw new Error(`README.md has no recipe "${name}"`);
+/** Where the recipes users copy are documented. */
+const RECIPES = "docs/guides/mock-and-harness.md";
+
+/** The code block after `<!-- recipe: NAME -->` in the docs: what users copy is what runs here. */
+function docsRecipe(name: string): string {
+  const docs = fs.readFileSync(path.join(REPO_ROOT, RECIPES), "utf8");
+  const found = new RegExp(`<!-- recipe: ${name} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(docs);
+  if (!found) throw new Error(`${RECIPES} has no recipe "${name}"`);
   return found[1];
 }
 
@@ -79,9 +82,10 @@ describe("the packed package installed in a new project", function () {
       "mock/package.json",
     ])
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
+    // npm packs a folder's README with the folder's package.json: mock/README.md says what the mock is.
     const stray = files.filter(
       (f) =>
-        !/^(package\.json|README\.md|schema\.json|mock\/package\.json)$/.test(f) &&
+        !/^(package\.json|README\.md|schema\.json|mock\/(package\.json|README\.md))$/.test(f) &&
         !/^bin\/(provider|sdk|mock)\//.test(f),
     );
     assert.deepEqual(stray, [], "files outside the package's surface");
@@ -206,9 +210,9 @@ describe("the packed package installed in a new project", function () {
       requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs");
     });
 
-    it("runs the README's mock recipe (Automation API: up, no drift, destroy) in the project", async () => {
+    it("runs the docs' mock recipe (Automation API: up, no drift, destroy) in the project", async () => {
       fs.mkdirSync(path.join(project, "test"), { recursive: true });
-      fs.writeFileSync(path.join(project, "test", "stack.test.js"), readmeRecipe("mock-automation"));
+      fs.writeFileSync(path.join(project, "test", "stack.test.js"), docsRecipe("mock-automation"));
       const home = fs.mkdtempSync(path.join(scratch, "home-"));
       const { stdout } = await run(process.execPath, ["test/stack.test.js"], {
         cwd: project,
@@ -222,7 +226,7 @@ describe("the packed package installed in a new project", function () {
           PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
         },
       }).catch((error) => {
-        throw new Error(`the README recipe failed:\n${error.stdout}\n${error.stderr}`);
+        throw new Error(`the recipe of ${RECIPES} failed:\n${error.stdout}\n${error.stderr}`);
       });
       assert.match(stdout, /no drift: /);
       assert.match(stdout, /mock test passed/);

@@ -1,0 +1,233 @@
+// The docs: README.md stays short and documents the test command CI runs; the reference pages under
+// docs/reference/ are exactly what `npm run schema` generates (one per resource kind and per function,
+// none left over); every TypeScript program in README.md and docs/ compiles, strict, against this
+// checkout's SDK as a user's project would import it; and every relative link finds its file and heading.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { parseReferenceText, REFERENCE_TEXT, referencePages } from "../provider/docs";
+import { functionDefinitions } from "../provider/functions";
+import { resourceDefinitions } from "../provider/resources";
+import { type CodeBlock, codeBlocks, headingAnchors, links, markdownFiles } from "./support/markdown";
+
+const root = path.resolve(__dirname, "..");
+const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+const docFiles = ["README.md", ...markdownFiles(root, "docs")];
+
+function generated(): Map<string, string> {
+  return referencePages(JSON.parse(read("schema.json")), {
+    text: parseReferenceText(read(REFERENCE_TEXT)),
+    sdkExports: new Set(Object.keys(require("../sdk"))),
+  });
+}
+
+describe("docs", () => {
+  describe("README.md", () => {
+    it("stays under 25 KB", () => {
+      const size = fs.statSync(path.join(root, "README.md")).size;
+      assert.ok(size < 25 * 1024, `README.md is ${size} bytes`);
+    });
+
+    it("shows the two commands on its first screen, and CI runs the test command it documents", () => {
+      const firstScreen = read("README.md").split("\n").slice(0, 45).join("\n");
+      assert.match(firstScreen, /npm ci && npm run demo/);
+      assert.match(firstScreen, /npm ci && npm test/);
+      assert.match(firstScreen, /```ts\nimport \* as pulumi from "@pulumi\/pulumi";\nimport \* as frontdoor/);
+      assert.match(read(".ci/run"), /^npm test$/m, ".ci/run runs `npm test`, the command the README gives");
+    });
+  });
+
+  describe("the generated reference (docs/reference/)", () => {
+    const pages = generated();
+
+    it("is what `npm run schema` generates: no page stale, missing or left over", () => {
+      const committed = markdownFiles(root, "docs/reference").map((f) => path.relative("docs/reference", f));
+      assert.deepEqual(
+        committed,
+        [...pages.keys()].sort(),
+        "run `npm run schema` and commit docs/reference/",
+      );
+      for (const [file, text] of pages)
+        assert.equal(
+          read(path.join("docs/reference", file)),
+          text,
+          `docs/reference/${file} is stale: run \`npm run schema\``,
+        );
+    });
+
+    it("has a page for every resource kind and every function, each with an example program", () => {
+      const kinds = fs.readdirSync(path.join(root, "provider/kinds")).map((f) => f.replace(/\.ts$/, ""));
+      assert.equal(kinds.length, resourceDefinitions.length, "provider/kinds/ and the definitions differ");
+      for (const kind of kinds) assert.ok(pages.has(`resources/${kind}.md`), kind);
+      for (const def of resourceDefinitions) assert.ok(pages.has(`resources/${def.kind}.md`), def.kind);
+      for (const fn of functionDefinitions) assert.ok(pages.has(`functions/${fn.name}.md`), fn.name);
+      assert.equal(pages.size, resourceDefinitions.length + functionDefinitions.length + 2);
+      for (const [file, text] of pages) {
+        if (file === "index.md" || file === "configuration.md") continue;
+        const programs = codeBlocks(text).filter(
+          (b) => b.info === "ts" && /from "pulumi-frontdoor"/.test(b.code),
+        );
+        assert.ok(programs.length > 0, `${file} has no example program`);
+      }
+    });
+
+    it("says, per resource, the import id form the provider takes", () => {
+      const page = (kind: string) => pages.get(`resources/${kind}.md`)!;
+      for (const def of resourceDefinitions) {
+        const text = page(def.kind);
+        if (def.api === "frontdoor") assert.match(text, /\{ import: "<frontdoorId>\/<id>" \}/, def.kind);
+        else if (def.api === "edge") assert.match(text, /\{ import: "<id>" \}/, def.kind);
+        else assert.match(text, /Cannot be imported/, def.kind);
+      }
+    });
+
+    it("marks secrets, defaults and replacement as the schema says", () => {
+      const identity = pages.get("resources/Identity.md")!;
+      assert.match(identity, /\| `enrollmentJwt` \| string \| secret \|/);
+      assert.match(
+        identity,
+        /\| `enrollment` \| \[IdentityEnrollment\]\(#identityenrollment\) \| no \| {2}\| {2}\| replaces \|/,
+      );
+      assert.match(identity, /\| `isAdmin` \| boolean \| no \| `false` \|/);
+      assert.match(pages.get("resources/Ca.md")!, /\| `privateKeyPem` \| string \| no \| {2}\| secret \|/);
+      assert.match(pages.get("functions/enrollIdentity.md")!, /\| `identityJson` \| string \| secret \|/);
+      assert.match(pages.get("functions/enrollIdentity.md")!, /there is no `\.\.\.Output` variant/);
+      assert.match(pages.get("functions/getIdentity.md")!, /`frontdoor\.getIdentityOutput\(args\)`/);
+    });
+
+    it("lists every frontdoor:* key with its environment fallback in configuration.md", () => {
+      const text = pages.get("configuration.md")!;
+      const schema = JSON.parse(read("schema.json"));
+      for (const [key, v] of Object.entries<any>(schema.config.variables)) {
+        const row = text.split("\n").find((l) => l.startsWith(`| \`frontdoor:${key}\``));
+        assert.ok(row, `frontdoor:${key} missing`);
+        for (const env of v.defaultInfo.environment) assert.ok(row.includes(`\`${env}\``), `${key}: ${env}`);
+      }
+    });
+  });
+
+  describe("code blocks", () => {
+    const blocks = docFiles.flatMap((file) =>
+      codeBlocks(read(file))
+        .filter((b) => /^(ts|typescript)\b/.test(b.info))
+        .map((b) => ({ file, ...b })),
+    );
+    const fragments = blocks.filter((b) => /\bfragment\b/.test(b.info));
+    const programs = blocks.filter((b) => !/\bfragment\b/.test(b.info));
+
+    it("are programs: a TypeScript block that is a fragment says so, and those are rare", () => {
+      assert.ok(programs.length >= 40, `only ${programs.length} TypeScript programs found`);
+      assert.ok(
+        fragments.length <= 3,
+        `too many fragments: ${fragments.map((b) => `${b.file}:${b.line}`).join(", ")}`,
+      );
+      for (const b of programs)
+        assert.match(
+          b.code,
+          /from "pulumi-frontdoor"/,
+          `${b.file}:${b.line} does not import pulumi-frontdoor`,
+        );
+    });
+
+    it("type-check, strict, against this checkout as the package `pulumi-frontdoor` (a wrong property fails)", function () {
+      this.timeout(600_000);
+      // The check must be able to fail: a copy of a real block with one property misspelt is compiled
+      // beside the others and must be refused.
+      const model = programs.find((b) => /\bname: "/.test(b.code))!;
+      const planted: CodeBlock & { file: string } = {
+        ...model,
+        file: "planted",
+        code: model.code.replace(/\bname: "/, 'nmae: "'),
+      };
+      const errors = typeCheck([...programs, planted]);
+      const plantedErrors = errors.get(planted) ?? [];
+      assert.ok(
+        plantedErrors.some((e) => /nmae/.test(e)),
+        `a misspelt property was not refused: ${plantedErrors.join("\n") || "no error at all"}`,
+      );
+      const failures = programs.flatMap((b) => (errors.get(b) ?? []).map((e) => `${b.file}:${b.line}: ${e}`));
+      assert.deepEqual(failures, []);
+    });
+  });
+
+  describe("links", () => {
+    it("every relative link in README.md and docs/ points to a file (and heading) that exists", () => {
+      const broken: string[] = [];
+      for (const file of docFiles) {
+        for (const link of links(read(file))) {
+          if (/^[a-z]+:/i.test(link.target)) continue; // https:, mailto:
+          const [target, anchor] = link.target.split("#");
+          const resolved = target ? path.join(path.dirname(file), decodeURIComponent(target)) : file;
+          const where = `${file}:${link.line} -> ${link.target}`;
+          if (!fs.existsSync(path.join(root, resolved))) {
+            broken.push(`${where} (no such file)`);
+            continue;
+          }
+          if (anchor !== undefined && resolved.endsWith(".md") && !headingAnchors(read(resolved)).has(anchor))
+            broken.push(`${where} (no such heading)`);
+        }
+      }
+      assert.deepEqual(broken, []);
+    });
+
+    it("would notice a broken one (the checker itself)", () => {
+      const text = "# Title\n\n## A `code` heading: yes\n\nSee [x](#a-code-heading-yes), `[not](a link)`.\n";
+      assert.deepEqual([...headingAnchors(text)], ["title", "a-code-heading-yes"]);
+      assert.deepEqual(links(text), [{ target: "#a-code-heading-yes", line: 5 }]);
+      assert.deepEqual(links("```md\n[in](code.md)\n```\n[out](file.md)\n"), [
+        { target: "file.md", line: 4 },
+      ]);
+    });
+  });
+});
+
+/**
+ * Compiles each block as a module of its own in a scratch project whose `pulumi-frontdoor` is this
+ * checkout's SDK (the repository's tsconfig maps it the same way) and whose node_modules are the
+ * repository's. Answers the errors per block.
+ */
+function typeCheck<B extends CodeBlock & { file: string }>(blocks: B[]): Map<B, string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-docs-"));
+  try {
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const byFile = new Map<string, B>();
+    blocks.forEach((b, i) => {
+      const name = path.join(dir, `block-${i}.ts`);
+      // `export {}` keeps each block a module, so two blocks may both declare `config`.
+      fs.writeFileSync(name, `${b.code}\nexport {};\n`);
+      byFile.set(name, b);
+    });
+    const options: ts.CompilerOptions = {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      lib: ["lib.es2022.d.ts"],
+      strict: true,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+      typeRoots: [path.join(dir, "node_modules", "@types")],
+      baseUrl: dir,
+      paths: { "pulumi-frontdoor": [path.join(root, "sdk", "index.ts")] },
+    };
+    const program = ts.createProgram([...byFile.keys()], options);
+    const errors = new Map<B, string[]>();
+    for (const d of ts.getPreEmitDiagnostics(program)) {
+      const block = d.file ? byFile.get(path.normalize(d.file.fileName)) : undefined;
+      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
+      const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      // Errors outside the blocks (in the SDK) belong to every block: report them on the first one.
+      const owner = block ?? blocks[0];
+      errors.set(owner, [
+        ...(errors.get(owner) ?? []),
+        block ? `line ${block.line + 1 + line}: ${message}` : `${d.file?.fileName ?? ""}: ${message}`,
+      ]);
+    }
+    return errors;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
