@@ -10,29 +10,13 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { templateTsconfig } from "../test/support/userProject";
 import { machine, median, row, table } from "./lib";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const WORK = path.join(ROOT, "bench", "programs", `.work-start-${process.pid}`);
-
-const TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
 
 const PROGRAMS: Record<string, string> = {
   frontdoor: `import * as frontdoor from "pulumi-frontdoor";
@@ -124,7 +108,7 @@ function setUp(): void {
     const dir = path.join(WORK, name);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "index.ts"), text);
-    fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), templateTsconfig());
     fs.writeFileSync(
       path.join(dir, "package.json"),
       JSON.stringify({ name, private: true, main: "index.ts" }),

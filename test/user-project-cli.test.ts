@@ -12,7 +12,7 @@ import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { mockConfig } from "./support/engine";
-import { createUserProject, packPackage, USER_PULUMI_VERSION } from "./support/userProject";
+import { createUserProject, packPackage, templateTsconfig, USER_PULUMI_VERSION } from "./support/userProject";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as frontdoor from "pulumi-frontdoor";
@@ -50,22 +50,7 @@ describe("the packed package in a user's project under the real Pulumi CLI", fun
       files: {
         "index.ts": PROGRAM,
         // Pulumi's TypeScript template's tsconfig: the CLI type-checks the program with it.
-        "tsconfig.json": JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            outDir: "bin",
-            target: "es2020",
-            module: "commonjs",
-            moduleResolution: "node",
-            sourceMap: true,
-            experimentalDecorators: true,
-            pretty: true,
-            noFallthroughCasesInSwitch: true,
-            noImplicitReturns: true,
-            forceConsistentCasingInFileNames: true,
-          },
-          files: ["index.ts"],
-        }),
+        "tsconfig.json": templateTsconfig(),
       },
       manifest: { main: "index.ts" },
       install: [packed.tarball, `@pulumi/pulumi@${USER_PULUMI_VERSION}`],

@@ -15,25 +15,14 @@ import {
   createUserProject,
   devDependencyVersion,
   packPackage,
+  TEMPLATE_COMPILER_OPTIONS,
+  templateTsconfig,
   USER_PULUMI_VERSION,
 } from "./support/userProject";
 
 const run = promisify(execFile);
 
-/** tsconfig of Pulumi's `typescript` template (pulumi/templates typescript/tsconfig.json). */
-const TEMPLATE_OPTIONS = {
-  strict: true,
-  outDir: "bin",
-  target: "es2020",
-  module: "commonjs",
-  moduleResolution: "node",
-  sourceMap: true,
-  experimentalDecorators: true,
-  pretty: true,
-  noFallthroughCasesInSwitch: true,
-  noImplicitReturns: true,
-  forceConsistentCasingInFileNames: true,
-};
+const TEMPLATE_OPTIONS = TEMPLATE_COMPILER_OPTIONS;
 
 const CONFIGS: Record<string, Record<string, unknown>> = {
   "the Pulumi template (commonjs, node)": TEMPLATE_OPTIONS,
@@ -62,7 +51,7 @@ describe("a user's TypeScript project type-checks with the packed package", func
     const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
     const files: Record<string, string> = { "index.ts": everyTypeProgram(schema) };
     Object.values(CONFIGS).forEach((compilerOptions, i) => {
-      files[`tsconfig.${i}.json`] = JSON.stringify({ compilerOptions, files: ["index.ts"] }, null, 2);
+      files[`tsconfig.${i}.json`] = templateTsconfig(compilerOptions);
     });
     await createUserProject(project, {
       files,

@@ -26,6 +26,28 @@ export function devDependencyVersion(name: string): string {
   return version;
 }
 
+/** The compiler options of Pulumi's `typescript` template (pulumi/templates typescript/tsconfig.json). */
+export const TEMPLATE_COMPILER_OPTIONS = {
+  strict: true,
+  outDir: "bin",
+  target: "es2020",
+  module: "commonjs",
+  moduleResolution: "node",
+  sourceMap: true,
+  experimentalDecorators: true,
+  pretty: true,
+  noFallthroughCasesInSwitch: true,
+  noImplicitReturns: true,
+  forceConsistentCasingInFileNames: true,
+};
+
+/** The template's tsconfig.json (its compiler options, `files: ["index.ts"]`), as text. */
+export function templateTsconfig(
+  compilerOptions: Record<string, unknown> = TEMPLATE_COMPILER_OPTIONS,
+): string {
+  return JSON.stringify({ compilerOptions, files: ["index.ts"] }, null, 2);
+}
+
 export interface PackedPackage {
   /** Absolute path of the tarball. */
   tarball: string;
