@@ -6,6 +6,8 @@
 // Pulumi's mocks (no engine), and reports when its resource was registered. Rounds are interleaved,
 // the order flipped each round; medians and their ratio are printed.
 //   npm run bench:program-start            (BENCH_ROUNDS=7 by default)
+//   BENCH_PACKAGE=<dir>: measure another build of the package (a folder as npm installs it, e.g. another
+//   checkout's node_modules/pulumi-frontdoor) instead of this checkout's installed copy.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -104,6 +106,11 @@ async function sample(program: string, transpileOnly: boolean): Promise<Sample> 
 }
 
 function setUp(): void {
+  if (process.env.BENCH_PACKAGE) {
+    // Found before the checkout's node_modules; its own dependencies still resolve there.
+    const target = path.join(WORK, "node_modules", "pulumi-frontdoor");
+    fs.cpSync(path.resolve(process.env.BENCH_PACKAGE), target, { recursive: true });
+  }
   for (const [name, text] of Object.entries(PROGRAMS)) {
     const dir = path.join(WORK, name);
     fs.mkdirSync(dir, { recursive: true });
