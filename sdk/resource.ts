@@ -39,11 +39,11 @@ export const MODULE = "frontdoor";
 
 export function resourceClass<K extends Kind>(kind: K): ResourceClass<K> {
   const info: KindInfo = KINDS[kind];
-  // Output properties are registered for every key present in the props, so each one starts undefined.
   const secretInputPaths = info.secretInputPaths.map((path) => path.split("."));
   class FrontdoorResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
       refuseForbiddenKeys(kind, name, args);
+      // Output properties are registered for every key present in the props, so each one starts undefined.
       const props: Record<string, unknown> = Object.fromEntries(info.outputKeys.map((k) => [k, undefined]));
       Object.assign(props, secretInputPaths.reduce(secretAt, args));
       const secrets = [...(opts?.additionalSecretOutputs ?? []), ...info.secretOutputs];
