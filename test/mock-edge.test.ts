@@ -9,7 +9,6 @@ import { advanceClock, resetClock } from "./support/clock";
 import { EdgeClient } from "./support/edgeClient";
 
 const ADMIN = { username: "admin", password: "edge-test-password" };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SHA-1 fingerprint as node:crypto computes it, turned into the controller's lowercase hex. */
 function nodeFingerprint(pem: string): string {
