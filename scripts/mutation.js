@@ -8,6 +8,7 @@
 // (why no test can tell it from the original) or killed by a new test.
 // Options: MUTATION_CONCURRENCY (default 1: CPU is shared), MUTATION_FORCE=1 (re-test all mutants).
 const { spawnSync } = require("node:child_process");
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -19,10 +20,29 @@ const wanted = process.argv.slice(2);
 const groups = config.groups.filter((g) => wanted.length === 0 || wanted.includes(g.name));
 if (groups.length === 0) throw new Error(`no such group: ${wanted.join(", ")}`);
 
+/**
+ * Stryker's command runner reports one test ("all"), so its incremental mode cannot see a change in the
+ * tests: it would keep every earlier result. The tests' own fingerprint (the group, the test files, the
+ * Stryker config) is kept beside the incremental file, and a group whose tests changed is re-tested whole.
+ */
+function testsFingerprint(group) {
+  const hash = crypto.createHash("sha256").update(JSON.stringify(group));
+  const files = group.tests.flatMap((t) => t.split(/\s+/)).filter((t) => t.endsWith(".ts"));
+  for (const file of [...files, "stryker.config.mjs"]) hash.update(fs.readFileSync(path.join(ROOT, file)));
+  return hash.digest("hex");
+}
+
 const started = Date.now();
 for (const group of groups) {
-  const args = ["stryker", "run", ...(process.env.MUTATION_FORCE === "1" ? ["--force"] : [])];
-  process.stdout.write(`mutation: group ${group.name} (${group.mutate.join(", ")})\n`);
+  const incremental = path.join(DIR, "incremental", `${group.name}.json`);
+  const fingerprintFile = path.join(DIR, "incremental", `${group.name}.tests.sha256`);
+  const fingerprint = testsFingerprint(group);
+  const known = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8").trim() : "";
+  const force = process.env.MUTATION_FORCE === "1" || known !== fingerprint || !fs.existsSync(incremental);
+  const args = ["stryker", "run", ...(force ? ["--force"] : [])];
+  process.stdout.write(
+    `mutation: group ${group.name} (${group.mutate.join(", ")}): ${force ? "all mutants (tests changed)" : "incremental"}\n`,
+  );
   const run = spawnSync("npx", args, {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
@@ -32,6 +52,7 @@ for (const group of groups) {
     process.stderr.write(`mutation: stryker failed for group ${group.name} (exit ${run.status})\n`);
     process.exit(1);
   }
+  fs.writeFileSync(fingerprintFile, `${fingerprint}\n`);
 }
 
 /** Key of a mutant in equivalent.json: file, line:column, mutator, replacement. */

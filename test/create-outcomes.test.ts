@@ -227,8 +227,13 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     // An ambiguous create that is looked up and found is no clash with someone else's object: the
     // user is not told "adopted instead of created" (that is for objects made elsewhere).
     assert.doesNotMatch(`${up.stdout}${up.stderr}`, /adopted instead of created/);
+    mock.clearLog();
     const refresh = await run("refresh", "gateway", { expectNoChanges: true });
     assert.equal(refresh.exitCode, 0, output(refresh));
+    // A refresh reads: GETs only (and the Edge login), one read per object at least, nothing written.
+    const writes = mock.log.filter((e) => e.method !== "GET" && !e.path.endsWith("/authenticate"));
+    assert.deepEqual(writes, [], "a refresh wrote");
+    assert.ok(mock.log.filter((e) => e.method === "GET").length >= TOTAL);
     await destroyAll("gateway");
     assert.equal(objectsInMock().size, 0);
   });
