@@ -103,8 +103,6 @@ const oidc = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("mock server: Frontdoor management API", () => {
   let server: MockServer;
   before(async () => {
@@ -723,6 +721,10 @@ describe("mock server: Frontdoor management API", () => {
   });
 
   describe("custom frontends", () => {
+    afterEach(() => {
+      resetClock();
+      server.frontdoor.options.customFrontendReadyAfterMs = 150;
+    });
     async function providerIn(fd: ReturnType<typeof freshFrontdoor>, name: string): Promise<string> {
       return (await fd.call("POST", "/auth-providers", { body: { name, type: "OIDC", data: oidc() } })).body
         .id;
@@ -748,6 +750,9 @@ describe("mock server: Frontdoor management API", () => {
     });
 
     it("goes NEW -> PENDING -> ACTIVE, with DNS records only after NEW", async () => {
+      // NEW for a minute of the fake clock (test/support/clock.ts): the checks of NEW cannot outlast
+      // it on a slow machine, and no sleep waits for PENDING.
+      server.frontdoor.options.customFrontendReadyAfterMs = 60_000;
       const fd = freshFrontdoor(server, "cfs");
       const providerId = await providerIn(fd, "p");
       const created = await fd.call("POST", "/custom-frontends", {
@@ -779,7 +784,8 @@ describe("mock server: Frontdoor management API", () => {
         "app.example.com",
       );
 
-      await sleep(200);
+      advanceClock(60_001); // the clock stays moved until the end of the test (afterEach)
+      server.frontdoor.options.customFrontendReadyAfterMs = 150;
       assert.equal((await fd.call("GET", `/custom-frontends/${id}`)).body.status, "PENDING");
       const dns = await fd.call("GET", `/custom-frontends/${id}/dns-records`);
       assert.equal(dns.status, 200, dns.text);
@@ -860,8 +866,9 @@ describe("mock server: Frontdoor management API", () => {
       const refused = await fd.call("DELETE", `/auth-providers/${providerId}`);
       expectError(refused, 409, "conflict", "shop.example.net");
 
-      await sleep(5);
+      advanceClock(1000); // a later time stamp, without waiting for the clock to tick
       await fd.call("PATCH", `/auth-providers/${providerId}`, { body: { enabled: false } });
+      resetClock();
       const after = server.frontdoor.get(fd.id, "custom-frontends", frontend.body.id)!;
       assert.ok(Date.parse(after.updatedAt as string) > Date.parse(before.updatedAt as string));
 
