@@ -14,7 +14,7 @@ const path = require("node:path");
 
 const ROOT = path.resolve(__dirname, "..");
 const DIR = path.join(ROOT, "test", "mutation");
-const config = JSON.parse(fs.readFileSync(path.join(DIR, "groups.json"), "utf8"));
+const config = JSON.parse(fs.readFileSync(process.env.MUTATION_GROUPS ?? path.join(DIR, "groups.json"), "utf8"));
 const equivalent = JSON.parse(fs.readFileSync(path.join(DIR, "equivalent.json"), "utf8"));
 const wanted = process.argv.slice(2);
 const groups = config.groups.filter((g) => wanted.length === 0 || wanted.includes(g.name));

@@ -40,15 +40,37 @@ describe("redaction (provider/redact.ts)", () => {
   it("masks a secret inside a longer base64 value at each of the three byte alignments", () => {
     const secret = "aligned-secret-value-42";
     registerSecret(secret);
-    const ownB64 = Buffer.from(secret).toString("base64");
     for (const prefix of ["", "a", "ab", "abc", "user:", "admin:"]) {
+      // The characters that encode the secret's bytes alone at this alignment (whatever precedes it):
+      // base64 of the secret after prefix.length % 3 zero bytes, without its first quantum.
+      const offset = prefix.length % 3;
+      const aligned = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)]).toString("base64");
       for (const encode of ["base64", "base64url"] as const) {
         const blob = Buffer.from(`${prefix}${secret}!trailer`).toString(encode);
         const out = redact(`Basic ${blob}`);
         assert.ok(out.includes(MASK), `prefix ${JSON.stringify(prefix)} ${encode}: ${out}`);
         // What is left of the secret's encoding is at most its edges (characters shared with neighbours).
-        assert.ok(!out.includes(ownB64.slice(4, 16)), `prefix ${JSON.stringify(prefix)}: ${out}`);
+        // (At offset 0 the first quantum is the secret's own too.)
+        const middle = aligned.slice(offset === 0 ? 0 : 4, 24);
+        const inBlob = encode === "base64" ? middle : middle.replace(/\+/g, "-").replace(/\//g, "_");
+        assert.ok(blob.includes(inBlob), "the test's own arithmetic");
+        assert.ok(!out.includes(inBlob.slice(0, 12)), `prefix ${JSON.stringify(prefix)} ${encode}: ${out}`);
+        // Not even the first quantum, where it is the secret's alone.
+        if (offset === 0) assert.ok(!out.includes(inBlob.slice(0, 4)), `${JSON.stringify(prefix)}: ${out}`);
       }
+    }
+  });
+
+  it("masks the URL-safe base64 of a secret whose base64 has + and /", () => {
+    // "~~~" encodes as "fn5+", "???" as "Pz8/": both characters differ in the URL-safe alphabet.
+    const secret = "~~~???~~~???";
+    registerSecret(secret);
+    const url = Buffer.from(secret).toString("base64url");
+    assert.match(url, /-.*_/);
+    assert.equal(redact(`token=${url}`), `token=${MASK}`);
+    for (const prefix of ["x", "xy"]) {
+      const blob = Buffer.from(`${prefix}${secret}`).toString("base64url");
+      assert.ok(redact(blob).includes(MASK), `${prefix}: ${redact(blob)}`);
     }
   });
 
