@@ -2,6 +2,7 @@
 import * as assert from "node:assert/strict";
 import { type MockServer, startMockServer } from "../mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { waitFor } from "./support/wait";
 
 const oidc = (secret = "oidc-client-secret-1") => ({
   name: "corp-sso",
@@ -222,8 +223,13 @@ describe("AuthProvider (engine against the mock)", () => {
     await configureFor({ ...mockConfig(mock), "frontdoor:requestTimeoutSeconds": "1" });
     // The server carries the first POST out after 1.5 s, when the provider stopped waiting at 1 s.
     mock.faults.inject({ method: "POST", path: "/auth-providers", kind: "delay", delayMs: 1500, count: 1 });
+    const from = mock.log.length;
     const { id, outs } = await createChecked("AuthProvider", oidc());
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the delayed POST has been carried out by now
+    // Until the delayed POST has been carried out (its log entry gets the status it was answered with).
+    await waitFor(
+      () => mock.log.slice(from).every((e) => e.method !== "POST" || e.status !== 0),
+      "the delayed POST to be carried out",
+    );
     const made = mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers");
     assert.deepEqual(
       made.map((p) => p.id),

@@ -3,13 +3,16 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { skipBecause } from "./support/skip";
 
 const shared = path.resolve(__dirname, "..", "..", "shared", "specs");
 
 describe("contract copies", () => {
   for (const file of ["openziti-edge-management.json", "pulumi-package-metaschema.json"]) {
     it(`test/contracts/${file} is the shared spec`, function () {
-      if (!fs.existsSync(path.join(shared, file))) this.skip();
+      // CI lays shared/ beside its clone: there a missing spec fails; elsewhere it skips, loudly.
+      if (!fs.existsSync(path.join(shared, file)))
+        skipBecause(this, `${path.join(shared, file)} is not there (no shared/ beside this checkout)`);
       const copy = fs.readFileSync(path.join(__dirname, "contracts", file));
       assert.ok(
         copy.equals(fs.readFileSync(path.join(shared, file))),

@@ -114,6 +114,34 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     return state;
   }
 
+  /**
+   * The requests of an `up` in which the POST to each of `faulted` (collection paths) was carried out
+   * and answered 502/503/504, from the mock's log. What the contract asks (a 50x after a POST says
+   * nothing of whether it was carried out; the object is looked up by its unique name, and adopted
+   * when found): each declared object is POSTed exactly once, never again after its gateway error,
+   * and each gateway error is followed by a GET of that collection (the lookup by name).
+   */
+  function assertGatewayRequests(faulted: string[]) {
+    const posts = mock.log.filter((e) => e.method === "POST" && !/\/(verify|authenticate)$/.test(e.path));
+    const nameOf = (body: string | undefined) => {
+      const parsed = body ? JSON.parse(body) : {};
+      return String(parsed.name ?? parsed.hostname);
+    };
+    const perName = new Map<string, number>();
+    for (const e of posts) perName.set(nameOf(e.body), (perName.get(nameOf(e.body)) ?? 0) + 1);
+    const ours = [...perName].filter(([name]) => name.startsWith(`${PREFIX}-`));
+    assert.equal(ours.length, TOTAL, JSON.stringify(ours));
+    for (const [name, count] of ours) assert.equal(count, 1, `${name} was POSTed ${count} times`);
+    for (const suffix of faulted) {
+      const i = mock.log.findIndex((e) => e.method === "POST" && e.path.endsWith(suffix) && e.status >= 502);
+      assert.ok(i >= 0, `no gateway error on POST ${suffix}`);
+      const lookup = mock.log
+        .slice(i + 1)
+        .find((e) => e.method === "GET" && e.path.endsWith(suffix) && (suffix !== "/identities" || e.query));
+      assert.ok(lookup, `the POST ${suffix} answered ${mock.log[i].status} was not looked up`);
+    }
+  }
+
   async function destroyAll(stack: string, counts: Record<string, number> = COUNTS) {
     const destroy = await run("destroy", stack, { counts });
     assert.equal(destroy.exitCode, 0, output(destroy));
@@ -195,8 +223,17 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     assert.equal(gatewayAnswers.length, posts.length);
     assert.equal(up.report.summary.create, TOTAL);
     assertOneEachInStateAndMock("gateway");
+    assertGatewayRequests(posts);
+    // An ambiguous create that is looked up and found is no clash with someone else's object: the
+    // user is not told "adopted instead of created" (that is for objects made elsewhere).
+    assert.doesNotMatch(`${up.stdout}${up.stderr}`, /adopted instead of created/);
+    mock.clearLog();
     const refresh = await run("refresh", "gateway", { expectNoChanges: true });
     assert.equal(refresh.exitCode, 0, output(refresh));
+    // A refresh reads: GETs only (and the Edge login), one read per object at least, nothing written.
+    const writes = mock.log.filter((e) => e.method !== "GET" && !e.path.endsWith("/authenticate"));
+    assert.deepEqual(writes, [], "a refresh wrote");
+    assert.ok(mock.log.filter((e) => e.method === "GET").length >= TOTAL);
     await destroyAll("gateway");
     assert.equal(objectsInMock().size, 0);
   });

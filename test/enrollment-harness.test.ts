@@ -47,8 +47,7 @@ describe("Enrollment re-issue through the dynamic-provider host", function () {
     const ids = before.outputs.ids as Record<string, string>;
     // Both enrollments lapse (after the up checked its inputs) before anyone enrolled.
     for (const e of mock.edge.list("enrollments"))
-      mock.edge.patch("enrollments", e.id, { expiresAt: new Date(Date.now() + 100).toISOString() });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+      mock.edge.patch("enrollments", e.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
 
     const refresh = await runHarness("refresh", { ...options, expectNoChanges: true });
     assert.deepEqual(changes(refresh), {});

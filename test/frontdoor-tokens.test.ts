@@ -10,6 +10,7 @@ import {
 import { redact } from "../provider/redact";
 import { resourceDefinition } from "../provider/resources";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
+import { advanceClock, resetClock } from "./support/clock";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 
 const KIND = "CertificateRequestToken";
@@ -167,10 +168,12 @@ describe("CertificateRequestToken (engine against the mock)", () => {
 describe("CertificateRequestToken expiry", () => {
   let mock: MockServer;
   before(async () => {
-    mock = await startMockServer({ frontdoor: { certificateRequestTokenTtlSeconds: 1 } });
+    // An hour's tokens, expired by moving the (fake) clock past the hour: no one-second lifetimes.
+    mock = await startMockServer({ frontdoor: { certificateRequestTokenTtlSeconds: 3600 } });
   });
   after(() => mock.close());
   beforeEach(() => configureFor(mockConfig(mock)));
+  afterEach(resetClock);
 
   it("an expired token fails clearly, without the token in the message", async () => {
     const { outs } = await createChecked(KIND, { name: "short-lived" });
@@ -178,7 +181,7 @@ describe("CertificateRequestToken expiry", () => {
     const device = { apiUrl: mock.url, frontdoorId: mock.credentials.frontdoorId, token };
     const credentials = { token: mock.credentials.frontdoorToken };
     await validateCertificateRequestToken(device, credentials);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    advanceClock(3601_000);
     const refusals: [() => Promise<unknown>, RegExp][] = [
       [
         () => validateCertificateRequestToken(device, credentials),
@@ -205,10 +208,10 @@ describe("CertificateRequestToken expiry", () => {
     const kept = await createChecked(KIND, plain);
     const rotated = await createChecked(KIND, rotating);
     assert.equal(rotated.outs.rotateWhenExpired, true);
-    // Checked inside the same second: neither is expired yet, so no replacement is due.
+    // Checked before the clock moves: neither is expired yet, so no replacement is due.
     const early = await engine.check(KIND, rotated.outs, rotating);
     assert.deepEqual((await engine.diff(KIND, rotated.id, rotated.outs, early.inputs)).replaces, []);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    advanceClock(3601_000);
 
     for (const [{ id, outs }, declared] of [
       [kept, plain],

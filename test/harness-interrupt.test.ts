@@ -11,6 +11,7 @@ import { makeCipher, newSalt } from "../harness/crypto";
 import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "./support/engine";
 import { childPids, killAll, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
+import { waitFor } from "./support/wait";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
@@ -82,7 +83,10 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const result = await run.result;
     mock.faults.clear();
     // Requests that reached the mock are still carried out (after their delay), as a server would.
-    await new Promise((r) => setTimeout(r, 800));
+    await waitFor(
+      () => mock.log.every((e) => e.status !== 0),
+      "the requests that reached the mock to be answered",
+    );
     return { result, hostPid, programPid, harnessPid };
   }
 

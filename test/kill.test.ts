@@ -17,6 +17,7 @@ import { type MockServer, type RequestLogEntry, startMockServer } from "../mock/
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
 import { killAll, waitForHost, waitForProgram, waitGone } from "./support/processes";
+import { waitFor } from "./support/wait";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const SEED = Number(process.env.KILL_SEED ?? 20261124);
@@ -201,7 +202,10 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
     if (programPid)
       assert.deepEqual(await waitGone([programPid]), [], `the program outlived the ${victim} kill`);
     // Writes that reached the mock are carried out whatever became of the client.
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(
+      () => mock.log.every((e) => e.status !== 0),
+      "the requests that reached the mock to be answered",
+    );
     return { result, writes, killed: victimPid === undefined };
   }
 

@@ -5,10 +5,10 @@ import { type IssuedCertificate, issueCertificate, newKeyPair } from "../mock/ed
 import { base32Encode, totp } from "../mock/edge/totp";
 import { type MockServer, startMockServer } from "../mock/server";
 import { SwaggerConformance, validateRequest, validateResponse } from "./conformance/swagger";
+import { advanceClock, resetClock } from "./support/clock";
 import { EdgeClient } from "./support/edgeClient";
 
 const ADMIN = { username: "admin", password: "edge-test-password" };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SHA-1 fingerprint as node:crypto computes it, turned into the controller's lowercase hex. */
 function nodeFingerprint(pem: string): string {
@@ -107,19 +107,21 @@ describe("edge management API mock", function () {
     });
 
     it("expires idle sessions after the TTL and slides the expiry on each call", async () => {
-      const short = await startMockServer({ edge: { ...toOptions(), sessionTtlSeconds: 0.4 } });
+      // A minute's sessions on the fake clock (test/support/clock.ts): no sub-second lifetimes.
+      const short = await startMockServer({ edge: { ...toOptions(), sessionTtlSeconds: 60 } });
       try {
         const c = newClient(short);
         await c.login(ADMIN.username, ADMIN.password);
         for (let i = 0; i < 4; i++) {
-          await sleep(200); // 800 ms in all: only sliding keeps the session alive
+          advanceClock(40_000); // 160 s in all: only sliding keeps the session alive
           assert.equal((await c.call("GET", "/identities")).status, 200);
         }
-        await sleep(500);
+        advanceClock(61_000);
         const expired = await c.call("GET", "/identities");
         assert.equal(expired.status, 401);
         assert.equal(expired.body.error.code, "UNAUTHORIZED");
       } finally {
+        resetClock();
         await short.close();
       }
     });

@@ -16,6 +16,7 @@ import { type CliStack, cliStack } from "./peers/cli";
 import { requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";
 import { killAll, processTree, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
+import { waitFor } from "./support/wait";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
@@ -75,7 +76,10 @@ describe("interrupted up: the harness and the real Pulumi CLI side by side", fun
   async function settle(): Promise<void> {
     mock.onRequest = undefined;
     mock.faults.clear();
-    await new Promise((r) => setTimeout(r, 800)); // requests that reached the mock are carried out
+    await waitFor(
+      () => mock.log.every((e) => e.status !== 0),
+      "the requests that reached the mock to be answered",
+    );
   }
 
   const pendingLines = (text: string) =>

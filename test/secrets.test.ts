@@ -16,16 +16,10 @@ import { setDebug } from "../provider/log";
 import { redact, registerSecret } from "../provider/redact";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
+import { encodedForms } from "./support/oracles/leaks";
 
-/** Every form a secret may leak in, for the assertions below. */
-function leakedForms(secret: string): string[] {
-  return [
-    secret,
-    encodeURIComponent(secret),
-    Buffer.from(secret).toString("base64"),
-    Buffer.from(secret).toString("base64url"),
-  ];
-}
+/** Every form a secret may leak in (plain, JSON-escaped, base64(url), hex, URL-encoded: test/support/oracles). */
+const leakedForms = encodedForms;
 
 describe("secret inputs given as plain values are stored as secrets", function () {
   this.timeout(120_000);

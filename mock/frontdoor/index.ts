@@ -157,9 +157,11 @@ export class FrontdoorMock implements MockApi {
     }
   }
 
-  /** With a skewed clock, the `Date` header shows the server's time (otherwise Node sets it). */
+  /**
+   * The `Date` header shows the server's own clock (skewed by clockSkewSeconds; in tests, a fake clock
+   * moves it), the clock its expiry checks use, rather than the one Node's HTTP layer reads.
+   */
   private withServerDate(response: MockResponse): MockResponse {
-    if (!this.options.clockSkewSeconds) return response;
     const date = new Date(serverNow(this.options)).toUTCString();
     return { ...response, headers: { ...response.headers, date } };
   }

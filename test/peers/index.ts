@@ -2,6 +2,7 @@
 // needs them skips, loudly, on a machine without them, or fails when FRONTDOOR_REQUIRE_PEERS=1 (CI).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { skipBecause } from "../support/skip";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
@@ -27,9 +28,8 @@ export function peerPath(name: PeerName): string | undefined {
 export function requirePeers(ctx: Mocha.Context, ...names: PeerName[]): void {
   const missing = names.filter((name) => !peerPath(name));
   if (missing.length === 0) return;
-  const why = `${missing.join(", ")} not built in ${PEERS_BIN} (run \`npm run peers\`; it needs Go 1.26)`;
-  if (PEERS_REQUIRED)
-    throw new Error(`real-peer suite cannot run: ${why}; FRONTDOOR_REQUIRE_PEERS=1 forbids skipping`);
-  process.stdout.write(`\n    !!! SKIPPING the real-peer suite "${ctx.test?.parent?.title}": ${why}\n\n`);
-  ctx.skip();
+  skipBecause(
+    ctx,
+    `${missing.join(", ")} not built in ${PEERS_BIN} (run \`npm run peers\`; it needs Go 1.26)`,
+  );
 }
