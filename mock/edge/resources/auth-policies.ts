@@ -4,9 +4,9 @@
 // 200 but does not apply them: each field it sent is reset to the controller's default (for
 // minPasswordLength 5), the fields it did not send stay as they were. Clients must PUT.
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, recordHead } from "../crud";
+import { ApiError, created, empty, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import {
   type AuthPolicyPrimary,
   type AuthPolicyRecord,
@@ -104,23 +104,13 @@ export class AuthPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/auth-policies", "full", (ctx) => this.list(ctx)),
-      route("POST", "/auth-policies", "full", (ctx) => this.create(ctx)),
-      route("GET", "/auth-policies/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/auth-policies/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/auth-policies/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/auth-policies/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.authPolicies, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.authPolicies.require(ctx.params.id)));
+    return collectionRoutes(this.state.authPolicies, {
+      render,
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.patch(ctx),
+      put: (ctx) => this.put(ctx),
+      remove: (ctx) => this.remove(ctx),
+    });
   }
 
   /**
@@ -216,11 +206,7 @@ function readFull(body: Body): Omit<AuthPolicyRecord, "id" | "createdAt" | "upda
 
 function render(policy: AuthPolicyRecord): Record<string, unknown> {
   return {
-    id: policy.id,
-    createdAt: policy.createdAt,
-    updatedAt: policy.updatedAt,
-    _links: selfLink("auth-policies", policy.id),
-    tags: policy.tags ?? {},
+    ...recordHead("auth-policies", policy),
     name: policy.name,
     primary: structuredClone(policy.primary),
     // A real controller leaves requireExtJwtSigner out when it is not set.

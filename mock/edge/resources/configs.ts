@@ -5,9 +5,9 @@
 // deleted (409); a deleted config leaves the services that listed it.
 import Ajv, { type ValidateFunction } from "ajv";
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, entityRef, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, recordHead } from "../crud";
+import { ApiError, created, empty, entityRef, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import type { ConfigRecord, ConfigTypeRecord, EdgeState } from "../state";
 import { asObject, type Body, object, oneOf, str, tags } from "../validate";
 
@@ -17,21 +17,13 @@ export class ConfigTypes {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/config-types", "full", (ctx) => this.list(ctx)),
-      route("POST", "/config-types", "full", (ctx) => this.create(ctx)),
-      route("GET", "/config-types/{id}", "full", (ctx) =>
-        ok(render(this.state.configTypes.require(ctx.params.id))),
-      ),
-      route("PATCH", "/config-types/{id}", "full", (ctx) => this.update(ctx, false)),
-      route("PUT", "/config-types/{id}", "full", (ctx) => this.update(ctx, true)),
-      route("DELETE", "/config-types/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.configTypes, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
+    return collectionRoutes(this.state.configTypes, {
+      render,
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.update(ctx, false),
+      put: (ctx) => this.update(ctx, true),
+      remove: (ctx) => this.remove(ctx),
+    });
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -81,24 +73,13 @@ export class Configs {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/configs", "full", (ctx) => this.list(ctx)),
-      route("POST", "/configs", "full", (ctx) => this.create(ctx)),
-      route("GET", "/configs/{id}", "full", (ctx) =>
-        ok(this.render(this.state.configs.require(ctx.params.id))),
-      ),
-      route("PATCH", "/configs/{id}", "full", (ctx) => this.update(ctx, false)),
-      route("PUT", "/configs/{id}", "full", (ctx) => this.update(ctx, true)),
-      route("DELETE", "/configs/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.configs, ctx.req.query);
-    return ok(
-      page.items.map((c) => this.render(c)),
-      page.meta,
-    );
+    return collectionRoutes(this.state.configs, {
+      render: (config) => this.render(config),
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.update(ctx, false),
+      put: (ctx) => this.update(ctx, true),
+      remove: (ctx) => this.remove(ctx),
+    });
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -149,14 +130,7 @@ export class Configs {
   private render(config: ConfigRecord): Record<string, unknown> {
     const type = this.state.configTypes.find(config.configTypeId);
     return {
-      id: config.id,
-      createdAt: config.createdAt,
-      updatedAt: config.updatedAt,
-      _links: {
-        ...selfLink("configs", config.id),
-        "config-type": { href: `./config-types/${config.configTypeId}` },
-      },
-      tags: config.tags ?? {},
+      ...recordHead("configs", config, { "config-type": { href: `./config-types/${config.configTypeId}` } }),
       name: config.name,
       configTypeId: config.configTypeId,
       configType: entityRef("config-types", config.configTypeId, type?.name ?? ""),
@@ -167,11 +141,7 @@ export class Configs {
 
 function render(type: ConfigTypeRecord): Record<string, unknown> {
   return {
-    id: type.id,
-    createdAt: type.createdAt,
-    updatedAt: type.updatedAt,
-    _links: { ...selfLink("config-types", type.id), configs: { href: `./config-types/${type.id}/configs` } },
-    tags: type.tags ?? {},
+    ...recordHead("config-types", type, { configs: { href: `./config-types/${type.id}/configs` } }),
     name: type.name,
     schema: structuredClone(type.schema),
     target: type.target,

@@ -1,10 +1,10 @@
 // /edge-router-policies: CRUD and list. Roles are validated and stored sorted; unset roles read
 // back as []; `semantic` defaults to AllOf; the *RolesDisplay fields name what `@id` roles point to.
 import type { MockResponse } from "../../types";
-import { created, empty, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, recordHead } from "../crud";
+import { created, empty } from "../envelope";
 import { assertRefsExist, normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
-import { type Route, type RouteContext, route } from "../routes";
+import type { Route, RouteContext } from "../routes";
 import type { EdgeRouterPolicyRecord, EdgeState } from "../state";
 import { asObject, type Body, oneOf, str, tags } from "../validate";
 
@@ -16,26 +16,12 @@ export class EdgeRouterPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/edge-router-policies", "full", (ctx) => this.list(ctx)),
-      route("POST", "/edge-router-policies", "full", (ctx) => this.create(ctx)),
-      route("GET", "/edge-router-policies/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/edge-router-policies/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/edge-router-policies/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/edge-router-policies/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.edgeRouterPolicies, ctx.req.query);
-    return ok(
-      page.items.map((p) => this.render(p)),
-      page.meta,
-    );
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.state.edgeRouterPolicies.require(ctx.params.id)));
+    return collectionRoutes(this.state.edgeRouterPolicies, {
+      render: (policy) => this.render(policy),
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.patch(ctx),
+      put: (ctx) => this.put(ctx),
+    });
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -92,26 +78,15 @@ export class EdgeRouterPolicies {
     );
   }
 
-  private remove(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    this.state.edgeRouterPolicies.delete(policy.id);
-    return empty();
-  }
-
   private render(policy: EdgeRouterPolicyRecord): Record<string, unknown> {
     const identityName = (id: string) => this.state.identities.find(id)?.name;
     // The mock has no edge routers: `@id` edge router roles display as themselves.
     const noName = () => undefined;
     return {
-      id: policy.id,
-      createdAt: policy.createdAt,
-      updatedAt: policy.updatedAt,
-      _links: {
-        ...selfLink("edge-router-policies", policy.id),
+      ...recordHead("edge-router-policies", policy, {
         "edge-routers": { href: `./edge-router-policies/${policy.id}/edge-routers` },
         identities: { href: `./edge-router-policies/${policy.id}/identities` },
-      },
-      tags: policy.tags ?? {},
+      }),
       name: policy.name,
       semantic: policy.semantic,
       identityRoles: rolesOrNull(policy.identityRoles),

@@ -3,10 +3,10 @@
 // and stored sorted; unset roles read back as []; each `xRoles` has an `xRolesDisplay` naming what
 // `@id` roles point to. POST and PUT need name and semantic (and type), as the swagger says.
 import type { MockResponse } from "../../types";
-import { created, empty, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, recordHead } from "../crud";
+import { created, empty } from "../envelope";
 import { normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
-import { type Route, type RouteContext, route } from "../routes";
+import type { Route, RouteContext } from "../routes";
 import type { PolicyRecord } from "../state";
 import type { Collection } from "../store";
 import { asObject, type Body, oneOf, str, tags } from "../validate";
@@ -36,31 +36,16 @@ export class Policies {
   constructor(private readonly kind: PolicyKind) {}
 
   routes(): Route[] {
-    const base = `/${this.kind.collection.name}`;
-    return [
-      route("GET", base, "full", (ctx) => this.list(ctx)),
-      route("POST", base, "full", (ctx) => this.create(ctx)),
-      route("GET", `${base}/{id}`, "full", (ctx) => this.detail(ctx)),
-      route("PATCH", `${base}/{id}`, "full", (ctx) => this.patch(ctx)),
-      route("PUT", `${base}/{id}`, "full", (ctx) => this.put(ctx)),
-      route("DELETE", `${base}/{id}`, "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.kind.collection, {
+      render: (policy) => this.render(policy),
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.patch(ctx),
+      put: (ctx) => this.put(ctx),
+    });
   }
 
   private get store(): Collection<PolicyRecord> {
     return this.kind.collection;
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.store, ctx.req.query);
-    return ok(
-      page.items.map((p) => this.render(p)),
-      page.meta,
-    );
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.store.require(ctx.params.id)));
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -100,11 +85,6 @@ export class Policies {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
-    this.store.delete(this.store.require(ctx.params.id).id);
-    return empty();
-  }
-
   private readFull(body: Body): Fields {
     const fields: Fields = {
       name: str(body, "name", { required: true }) as string,
@@ -117,14 +97,10 @@ export class Policies {
   }
 
   private render(policy: PolicyRecord): Record<string, unknown> {
-    const links: Record<string, { href: string }> = selfLink(this.store.name, policy.id);
+    const links: Record<string, { href: string }> = {};
     for (const link of this.kind.links) links[link] = { href: `./${this.store.name}/${policy.id}/${link}` };
     const out: Record<string, unknown> = {
-      id: policy.id,
-      createdAt: policy.createdAt,
-      updatedAt: policy.updatedAt,
-      _links: links,
-      tags: policy.tags ?? {},
+      ...recordHead(this.store.name, policy, links),
       name: policy.name,
       semantic: policy.semantic,
     };

@@ -4,9 +4,9 @@
 // change (PUT/PATCH with another typeId: 400). Every change increments `version`. Unset
 // roleAttributes read back as [] (as on a real controller); an MFA check's unset timeoutSeconds is -1 (no timeout).
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, recordHead } from "../crud";
+import { ApiError, created, empty, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import type { EdgeState, PostureCheckRecord } from "../state";
 import { asObject, type Body, bool, int, oneOf, str, stringList, tags } from "../validate";
 
@@ -21,23 +21,12 @@ export class PostureChecks {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/posture-checks", "full", (ctx) => this.list(ctx)),
-      route("POST", "/posture-checks", "full", (ctx) => this.create(ctx)),
-      route("GET", "/posture-checks/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/posture-checks/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/posture-checks/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/posture-checks/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.postureChecks, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.postureChecks.require(ctx.params.id)));
+    return collectionRoutes(this.state.postureChecks, {
+      render,
+      create: (ctx) => this.create(ctx),
+      patch: (ctx) => this.update(ctx, "patch"),
+      put: (ctx) => this.update(ctx, "put"),
+    });
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -93,12 +82,6 @@ export class PostureChecks {
     } else {
       this.state.postureChecks.update(check.id, { ...fields, version });
     }
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
-    const check = this.state.postureChecks.require(ctx.params.id);
-    this.state.postureChecks.delete(check.id);
     return empty();
   }
 }
@@ -210,11 +193,7 @@ function render(check: PostureCheckRecord): Record<string, unknown> {
     (TYPE_FIELDS[check.typeId] ?? []).map((f) => [f, structuredClone(check[f])]),
   );
   return {
-    id: check.id,
-    createdAt: check.createdAt,
-    updatedAt: check.updatedAt,
-    _links: selfLink("posture-checks", check.id),
-    tags: check.tags ?? {},
+    ...recordHead("posture-checks", check),
     name: check.name,
     typeId: check.typeId,
     version: check.version,

@@ -6,8 +6,8 @@
 // edge routers are not considered, as on a real controller, which also answers `permissions: null`
 // there: it does not compute them for the listed identity).
 import type { MockResponse } from "../../types";
-import { created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, listPage, recordHead } from "../crud";
+import { created, empty, invalidField } from "../envelope";
 import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, ServiceRecord } from "../state";
@@ -22,12 +22,13 @@ export class Services {
 
   routes(): Route[] {
     return [
-      route("GET", "/services", "full", (ctx) => this.list(ctx)),
-      route("POST", "/services", "full", (ctx) => this.create(ctx)),
-      route("GET", "/services/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/services/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/services/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/services/{id}", "full", (ctx) => this.remove(ctx)),
+      ...collectionRoutes(this.state.services, {
+        render: (service) => this.render(service),
+        create: (ctx) => this.create(ctx),
+        patch: (ctx) => this.patch(ctx),
+        put: (ctx) => this.put(ctx),
+        list: (ctx) => this.list(ctx),
+      }),
       route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
     ];
   }
@@ -40,23 +41,11 @@ export class Services {
       const permissions = reach.permissions(identity.id, service.id).map((p) => p.toLowerCase());
       return wanted === "dial" || wanted === "bind" ? permissions.includes(wanted) : permissions.length > 0;
     });
-    const page = listQuery(this.state.services, ctx.req.query, accessible);
-    return ok(
-      page.items.map((s) => this.render(s)),
-      page.meta,
-    );
+    return listPage(this.state.services, ctx, (s) => this.render(s), accessible);
   }
 
   private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.services, ctx.req.query);
-    return ok(
-      page.items.map((s) => ({ ...this.render(s), permissions: null })),
-      page.meta,
-    );
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.state.services.require(ctx.params.id)));
+    return listPage(this.state.services, ctx, (s) => ({ ...this.render(s), permissions: null }));
   }
 
   private create(ctx: RouteContext): MockResponse {
@@ -99,11 +88,6 @@ export class Services {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
-    this.state.services.delete(this.state.services.require(ctx.params.id).id);
-    return empty();
-  }
-
   /** Everything but encryptionRequired, as POST and PUT carry it. */
   private readFull(body: Body): Omit<Fields, "encryptionRequired"> {
     return {
@@ -134,17 +118,12 @@ export class Services {
   render(service: ServiceRecord): Record<string, unknown> {
     const link = (rel: string) => ({ href: `./services/${service.id}/${rel}` });
     return {
-      id: service.id,
-      createdAt: service.createdAt,
-      updatedAt: service.updatedAt,
-      _links: {
-        ...selfLink("services", service.id),
+      ...recordHead("services", service, {
         configs: link("configs"),
         "service-edge-router-policies": link("service-edge-router-policies"),
         "service-policies": link("service-policies"),
         terminators: link("terminators"),
-      },
-      tags: service.tags ?? {},
+      }),
       name: service.name,
       configs: service.configs.length > 0 ? [...service.configs] : null, // a real controller: null when none
       // Config data by type name is only filled for config types the session asked for: none here.
