@@ -7,14 +7,14 @@ import { empty, ok, selfLink } from "./envelope";
 import { listQuery } from "./query";
 import { type Route, type RouteContext, route } from "./routes";
 import type { BaseRecord, Collection } from "./store";
+import { asObject, type Body, str } from "./validate";
 
 type Handler = (ctx: RouteContext) => MockResponse;
 
-export interface CollectionHandlers<T extends BaseRecord> {
-  render(record: T): Record<string, unknown>;
+/** What a resource module gives for its collection (its methods are called as routes). */
+export interface CollectionResource {
   create: Handler;
-  patch: Handler;
-  put: Handler;
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse;
   /** Default: the record is removed (404 when there is none). */
   remove?: Handler;
   /** Default: a page of rendered records (filter, sort and paging from the query). */
@@ -24,17 +24,22 @@ export interface CollectionHandlers<T extends BaseRecord> {
 /** The collection's six routes, all for an admin's full session. */
 export function collectionRoutes<T extends BaseRecord>(
   collection: Collection<T>,
-  handlers: CollectionHandlers<T>,
+  resource: CollectionResource,
+  render: (record: T) => Record<string, unknown>,
 ): Route[] {
   const base = `/${collection.name}`;
   const item = `${base}/{id}`;
   return [
-    route("GET", base, "full", handlers.list ?? ((ctx) => listPage(collection, ctx, handlers.render))),
-    route("POST", base, "full", handlers.create),
-    route("GET", item, "full", (ctx) => ok(handlers.render(collection.require(ctx.params.id)))),
-    route("PATCH", item, "full", handlers.patch),
-    route("PUT", item, "full", handlers.put),
-    route("DELETE", item, "full", handlers.remove ?? ((ctx) => removeRecord(collection, ctx))),
+    route("GET", base, "full", (ctx) =>
+      resource.list ? resource.list(ctx) : listPage(collection, ctx, render),
+    ),
+    route("POST", base, "full", (ctx) => resource.create(ctx)),
+    route("GET", item, "full", (ctx) => ok(render(collection.require(ctx.params.id)))),
+    route("PATCH", item, "full", (ctx) => resource.update(ctx, "patch")),
+    route("PUT", item, "full", (ctx) => resource.update(ctx, "put")),
+    route("DELETE", item, "full", (ctx) =>
+      resource.remove ? resource.remove(ctx) : removeRecord(collection, ctx),
+    ),
   ];
 }
 
@@ -70,4 +75,48 @@ export function recordHead(
     _links: { ...selfLink(collectionPath, record.id), ...links },
     tags: record.tags ?? {},
   };
+}
+
+type Fields<T extends BaseRecord> = Omit<T, "id" | "createdAt" | "updatedAt">;
+
+/**
+ * PUT that replaces every field: `read` takes them all from the body (and what the old record keeps),
+ * `check` may refuse them; the name must still be unique.
+ */
+export function replaceRecord<T extends BaseRecord & { name: string }>(
+  collection: Collection<T>,
+  ctx: RouteContext,
+  read: (body: Body, old: T) => Fields<T>,
+  check: (fields: Fields<T>) => void = () => {},
+): MockResponse {
+  const old = collection.require(ctx.params.id);
+  const fields = read(asObject(ctx.body), old);
+  check(fields);
+  collection.assertUniqueName(fields.name, old.id);
+  collection.replace(old.id, fields);
+  return empty();
+}
+
+/**
+ * PATCH that changes only what was sent: the name (still unique) and what `read` takes from the
+ * body; `check` sees the changes beside the stored record.
+ */
+export function patchRecord<T extends BaseRecord & { name: string }>(
+  collection: Collection<T>,
+  ctx: RouteContext,
+  read: (body: Body, stored: T) => Partial<T>,
+  check: (changes: Partial<T>, stored: T) => void = () => {},
+): MockResponse {
+  const stored = collection.require(ctx.params.id);
+  const body = asObject(ctx.body);
+  const changes: Partial<T> = {};
+  const name = str(body, "name", { nullable: true });
+  if (name !== undefined) {
+    collection.assertUniqueName(name, stored.id);
+    changes.name = name as T["name"];
+  }
+  Object.assign(changes, read(body, stored));
+  check(changes, stored);
+  collection.update(stored.id, changes);
+  return empty();
 }

@@ -4,7 +4,7 @@
 // 200 but does not apply them: each field it sent is reset to the controller's default (for
 // minPasswordLength 5), the fields it did not send stay as they were. Clients must PUT.
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead } from "../crud";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
 import { ApiError, created, empty, invalidField } from "../envelope";
 import type { Route, RouteContext } from "../routes";
 import {
@@ -104,13 +104,7 @@ export class AuthPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.authPolicies, {
-      render,
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.patch(ctx),
-      put: (ctx) => this.put(ctx),
-      remove: (ctx) => this.remove(ctx),
-    });
+    return collectionRoutes(this.state.authPolicies, this, render);
   }
 
   /**
@@ -126,7 +120,7 @@ export class AuthPolicies {
     if (required && unknown(required)) throw signerNotFound("secondary.requiredExtJwtSigner", required);
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const fields = readFull(asObject(ctx.body));
     this.assertSignersExist(fields);
     this.state.authPolicies.assertUniqueName(fields.name);
@@ -134,37 +128,15 @@ export class AuthPolicies {
     return created("auth-policies", policy.id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.state.authPolicies.require(ctx.params.id);
-    const fields = readFull(asObject(ctx.body));
-    this.assertSignersExist(fields);
-    this.state.authPolicies.assertUniqueName(fields.name, policy.id);
-    this.state.authPolicies.replace(policy.id, fields);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const policies = this.state.authPolicies;
+    const check = (fields: Pick<AuthPolicyRecord, "primary" | "secondary">) =>
+      this.assertSignersExist(fields);
+    if (mode === "put") return replaceRecord(policies, ctx, readFull, check);
+    return patchRecord(policies, ctx, patchFields, (changes, stored) => check({ ...stored, ...changes }));
   }
 
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.state.authPolicies.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<AuthPolicyRecord> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.authPolicies.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    const primary = object(body, "primary", { nullable: true });
-    // The bug: each nested field sent is reset to its default instead of set.
-    if (primary)
-      changes.primary = resetSentFields(policy.primary, readPrimary(primary, policy.primary, false));
-    const secondary = object(body, "secondary", { nullable: true });
-    if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
-    this.assertSignersExist({ ...policy, ...changes });
-    this.state.authPolicies.update(policy.id, changes);
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const policy = this.state.authPolicies.require(ctx.params.id);
     if (policy.id === DEFAULT_AUTH_POLICY_ID) {
       throw invalidField("id", "the default auth policy can not be deleted", policy.id);
@@ -217,4 +189,16 @@ function render(policy: AuthPolicyRecord): Record<string, unknown> {
         : {}),
     },
   };
+}
+
+/** What a PATCH sends besides the name. */
+function patchFields(body: Body, policy: AuthPolicyRecord): Partial<AuthPolicyRecord> {
+  const changes: Partial<AuthPolicyRecord> = {};
+  if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+  const primary = object(body, "primary", { nullable: true });
+  // The bug: each nested field sent is reset to its default instead of set.
+  if (primary) changes.primary = resetSentFields(policy.primary, readPrimary(primary, policy.primary, false));
+  const secondary = object(body, "secondary", { nullable: true });
+  if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
+  return changes;
 }

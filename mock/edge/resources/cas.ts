@@ -37,18 +37,12 @@ export class Cas {
 
   routes(): Route[] {
     return [
-      ...collectionRoutes(this.state.cas, {
-        render,
-        create: (ctx) => this.create(ctx),
-        patch: (ctx) => this.update(ctx, "patch"),
-        put: (ctx) => this.update(ctx, "put"),
-        remove: (ctx) => this.remove(ctx),
-      }),
+      ...collectionRoutes(this.state.cas, this, render),
       route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx)),
     ];
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const certPem = str(body, "certPem", { required: true }) as string;
     const fields = readFields(body, "create");
@@ -75,7 +69,7 @@ export class Cas {
     return created("cas", ca.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const ca = this.state.cas.require(ctx.params.id);
     const body = asObject(ctx.body);
     const certPem = str(body, "certPem", { nullable: true });
@@ -100,7 +94,7 @@ export class Cas {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const ca = this.state.cas.require(ctx.params.id);
     // Deleting a CA also deletes what hangs off it: its cert authenticators and ottca enrollments.
     for (const a of this.state.authenticators.all()) {

@@ -17,16 +17,10 @@ export class ConfigTypes {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.configTypes, {
-      render,
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.update(ctx, false),
-      put: (ctx) => this.update(ctx, true),
-      remove: (ctx) => this.remove(ctx),
-    });
+    return collectionRoutes(this.state.configTypes, this, render);
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const name = str(body, "name", { required: true }) as string;
     this.state.configTypes.assertUniqueName(name);
@@ -39,7 +33,8 @@ export class ConfigTypes {
     return created("config-types", type.id);
   }
 
-  private update(ctx: RouteContext, full: boolean): MockResponse {
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const full = mode === "put";
     const type = this.state.configTypes.require(ctx.params.id);
     const body = asObject(ctx.body);
     const name = str(body, "name", { required: full, nullable: !full });
@@ -55,7 +50,7 @@ export class ConfigTypes {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const type = this.state.configTypes.require(ctx.params.id);
     if (this.state.configs.all().some((c) => c.configTypeId === type.id)) {
       throw new ApiError(
@@ -73,16 +68,10 @@ export class Configs {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.configs, {
-      render: (config) => this.render(config),
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.update(ctx, false),
-      put: (ctx) => this.update(ctx, true),
-      remove: (ctx) => this.remove(ctx),
-    });
+    return collectionRoutes(this.state.configs, this, (config) => this.render(config));
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const name = str(body, "name", { required: true }) as string;
     const configTypeId = str(body, "configTypeId", { required: true }) as string;
@@ -95,7 +84,8 @@ export class Configs {
     return created("configs", config.id);
   }
 
-  private update(ctx: RouteContext, full: boolean): MockResponse {
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const full = mode === "put";
     const config = this.state.configs.require(ctx.params.id);
     const body = asObject(ctx.body);
     const name = str(body, "name", { required: full, nullable: !full });
@@ -116,7 +106,7 @@ export class Configs {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const config = this.state.configs.require(ctx.params.id);
     for (const service of this.state.services.all()) {
       if (service.configs.includes(config.id)) {

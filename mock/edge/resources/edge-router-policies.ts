@@ -1,8 +1,8 @@
 // /edge-router-policies: CRUD and list. Roles are validated and stored sorted; unset roles read
 // back as []; `semantic` defaults to AllOf; the *RolesDisplay fields name what `@id` roles point to.
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead } from "../crud";
-import { created, empty } from "../envelope";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created } from "../envelope";
 import { assertRefsExist, normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
 import type { Route, RouteContext } from "../routes";
 import type { EdgeRouterPolicyRecord, EdgeState } from "../state";
@@ -16,15 +16,10 @@ export class EdgeRouterPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.edgeRouterPolicies, {
-      render: (policy) => this.render(policy),
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.patch(ctx),
-      put: (ctx) => this.put(ctx),
-    });
+    return collectionRoutes(this.state.edgeRouterPolicies, this, (policy) => this.render(policy));
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const fields = readFull(asObject(ctx.body));
     this.state.edgeRouterPolicies.assertUniqueName(fields.name);
     this.assertRefs(fields);
@@ -32,34 +27,10 @@ export class EdgeRouterPolicies {
     return created("edge-router-policies", policy.id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    const fields = readFull(asObject(ctx.body));
-    this.state.edgeRouterPolicies.assertUniqueName(fields.name, policy.id);
-    this.assertRefs(fields);
-    this.state.edgeRouterPolicies.replace(policy.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.edgeRouterPolicies.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
-    if (semantic !== undefined) changes.semantic = semantic;
-    if ("identityRoles" in body) changes.identityRoles = normalizeRoles(body.identityRoles, "identityRoles");
-    if ("edgeRouterRoles" in body) {
-      changes.edgeRouterRoles = normalizeRoles(body.edgeRouterRoles, "edgeRouterRoles");
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.assertRefs(changes);
-    this.state.edgeRouterPolicies.update(policy.id, changes);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const check = (fields: Partial<Fields>) => this.assertRefs(fields);
+    if (mode === "put") return replaceRecord(this.state.edgeRouterPolicies, ctx, readFull, check);
+    return patchRecord(this.state.edgeRouterPolicies, ctx, patchFields, check);
   }
 
   /** `@id` roles must name existing objects. */
@@ -107,4 +78,17 @@ function readFull(body: Body): Fields {
     tags: tags(body, "tags") ?? {},
     isSystem: false,
   };
+}
+
+/** What a PATCH sends besides the name. */
+function patchFields(body: Body): Partial<Fields> {
+  const changes: Partial<Fields> = {};
+  const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
+  if (semantic !== undefined) changes.semantic = semantic;
+  if ("identityRoles" in body) changes.identityRoles = normalizeRoles(body.identityRoles, "identityRoles");
+  if ("edgeRouterRoles" in body) {
+    changes.edgeRouterRoles = normalizeRoles(body.edgeRouterRoles, "edgeRouterRoles");
+  }
+  if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+  return changes;
 }

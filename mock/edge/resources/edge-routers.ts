@@ -21,17 +21,12 @@ export class EdgeRouters {
 
   routes(): Route[] {
     return [
-      ...collectionRoutes(this.state.edgeRouters, {
-        render,
-        create: (ctx) => this.create(ctx),
-        patch: (ctx) => this.update(ctx, "patch"),
-        put: (ctx) => this.update(ctx, "put"),
-      }),
+      ...collectionRoutes(this.state.edgeRouters, this, render),
       route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx)),
     ];
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const fields = readFields(asObject(ctx.body), "create");
     this.state.edgeRouters.assertUniqueName(fields.name as string);
     const id = newId();
@@ -50,7 +45,7 @@ export class EdgeRouters {
     return created("edge-routers", router.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const router = this.state.edgeRouters.require(ctx.params.id);
     const fields = readFields(asObject(ctx.body), mode);
     if (fields.name !== undefined) this.state.edgeRouters.assertUniqueName(fields.name, router.id);

@@ -22,21 +22,16 @@ export class ExternalJwtSigners {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.externalJwtSigners, {
-      render,
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.update(ctx, "patch"),
-      put: (ctx) => this.update(ctx, "put"),
-    });
+    return collectionRoutes(this.state.externalJwtSigners, this, render);
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const fields = this.checked({ ...defaults(), ...readFields(asObject(ctx.body), "create") });
     const signer = this.state.externalJwtSigners.insert(fields as Required<Fields>);
     return created("external-jwt-signers", signer.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const signer = this.state.externalJwtSigners.require(ctx.params.id);
     const fields = readFields(asObject(ctx.body), mode);
     const { id: _id, createdAt: _c, updatedAt: _u, ...current } = signer;

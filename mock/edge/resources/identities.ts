@@ -61,19 +61,13 @@ export class Identities {
 
   routes(): Route[] {
     return [
-      ...collectionRoutes(this.state.identities, {
-        render: (identity) => this.render(identity),
-        create: (ctx) => this.create(ctx),
-        patch: (ctx) => this.update(ctx, "patch"),
-        put: (ctx) => this.update(ctx, "put"),
-        remove: (ctx) => this.remove(ctx),
-      }),
+      ...collectionRoutes(this.state.identities, this, (identity) => this.render(identity)),
       route("GET", "/identities/{id}/authenticators", "full", (ctx) => this.authenticators(ctx)),
       route("GET", "/identities/{id}/enrollments", "full", (ctx) => this.enrollments(ctx)),
     ];
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const fields = this.readFields(body, "create");
     const enrollment = object(body, "enrollment", { nullable: true });
@@ -88,7 +82,7 @@ export class Identities {
     return created("identities", identity.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
     const fields = this.readFields(asObject(ctx.body), mode);
     if (fields.name !== undefined) this.state.identities.assertUniqueName(fields.name, identity.id);
@@ -109,7 +103,7 @@ export class Identities {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
     if (identity.isDefaultAdmin) {
       throw invalidField("id", "the default admin identity can not be deleted", identity.id);

@@ -3,8 +3,8 @@
 // and stored sorted; unset roles read back as []; each `xRoles` has an `xRolesDisplay` naming what
 // `@id` roles point to. POST and PUT need name and semantic (and type), as the swagger says.
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead } from "../crud";
-import { created, empty } from "../envelope";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created } from "../envelope";
 import { normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
 import type { Route, RouteContext } from "../routes";
 import type { PolicyRecord } from "../state";
@@ -36,53 +36,35 @@ export class Policies {
   constructor(private readonly kind: PolicyKind) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.kind.collection, {
-      render: (policy) => this.render(policy),
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.patch(ctx),
-      put: (ctx) => this.put(ctx),
-    });
+    return collectionRoutes(this.kind.collection, this, (policy) => this.render(policy));
   }
 
   private get store(): Collection<PolicyRecord> {
     return this.kind.collection;
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const fields = this.readFull(asObject(ctx.body));
     this.store.assertUniqueName(fields.name);
     return created(this.store.name, this.store.insert(fields).id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.store.require(ctx.params.id);
-    const fields = this.readFull(asObject(ctx.body));
-    this.store.assertUniqueName(fields.name, policy.id);
-    this.store.replace(policy.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.store.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.store.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
-    if (semantic !== undefined) changes.semantic = semantic;
-    if (this.kind.typed) {
-      const type = oneOf(body, "type", DIAL_BIND, { nullable: true });
-      if (type !== undefined) changes.type = type;
-    }
-    for (const field of Object.keys(this.kind.roles)) {
-      if (field in body) changes[field] = normalizeRoles(body[field], field);
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.store.update(policy.id, changes);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    if (mode === "put") return replaceRecord(this.store, ctx, (body) => this.readFull(body));
+    return patchRecord(this.store, ctx, (body) => {
+      const changes: Partial<Fields> = {};
+      const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
+      if (semantic !== undefined) changes.semantic = semantic;
+      if (this.kind.typed) {
+        const type = oneOf(body, "type", DIAL_BIND, { nullable: true });
+        if (type !== undefined) changes.type = type;
+      }
+      for (const field of Object.keys(this.kind.roles)) {
+        if (field in body) changes[field] = normalizeRoles(body[field], field);
+      }
+      if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+      return changes;
+    });
   }
 
   private readFull(body: Body): Fields {

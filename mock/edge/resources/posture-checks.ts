@@ -21,15 +21,10 @@ export class PostureChecks {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(this.state.postureChecks, {
-      render,
-      create: (ctx) => this.create(ctx),
-      patch: (ctx) => this.update(ctx, "patch"),
-      put: (ctx) => this.update(ctx, "put"),
-    });
+    return collectionRoutes(this.state.postureChecks, this, render);
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const typeId = oneOf(body, "typeId", POSTURE_CHECK_TYPES, { required: true }) as string;
     const fields = readFields(body, typeId, "create");
@@ -46,7 +41,7 @@ export class PostureChecks {
     return created("posture-checks", check.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const check = this.state.postureChecks.require(ctx.params.id);
     const body = asObject(ctx.body);
     // The swagger requires typeId on PATCH (the discriminator) but not on PUT; a real controller (v1.6.0)

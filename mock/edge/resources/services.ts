@@ -6,8 +6,8 @@
 // edge routers are not considered, as on a real controller, which also answers `permissions: null`
 // there: it does not compute them for the listed identity).
 import type { MockResponse } from "../../types";
-import { collectionRoutes, listPage, recordHead } from "../crud";
-import { created, empty, invalidField } from "../envelope";
+import { collectionRoutes, listPage, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created, invalidField } from "../envelope";
 import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, ServiceRecord } from "../state";
@@ -22,13 +22,7 @@ export class Services {
 
   routes(): Route[] {
     return [
-      ...collectionRoutes(this.state.services, {
-        render: (service) => this.render(service),
-        create: (ctx) => this.create(ctx),
-        patch: (ctx) => this.patch(ctx),
-        put: (ctx) => this.put(ctx),
-        list: (ctx) => this.list(ctx),
-      }),
+      ...collectionRoutes(this.state.services, this, (service) => this.render(service)),
       route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
     ];
   }
@@ -44,11 +38,11 @@ export class Services {
     return listPage(this.state.services, ctx, (s) => this.render(s), accessible);
   }
 
-  private list(ctx: RouteContext): MockResponse {
+  list(ctx: RouteContext): MockResponse {
     return listPage(this.state.services, ctx, (s) => ({ ...this.render(s), permissions: null }));
   }
 
-  private create(ctx: RouteContext): MockResponse {
+  create(ctx: RouteContext): MockResponse {
     const body = asObject(ctx.body);
     const fields: Fields = {
       ...this.readFull(body),
@@ -58,34 +52,26 @@ export class Services {
     return created("services", this.state.services.insert(fields).id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const service = this.state.services.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const fields = { ...this.readFull(body), encryptionRequired: service.encryptionRequired };
-    this.state.services.assertUniqueName(fields.name, service.id);
-    this.state.services.replace(service.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const service = this.state.services.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.services.assertUniqueName(name, service.id);
-      changes.name = name;
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    if (mode === "put") {
+      // encryptionRequired is read-only after creation: PUT keeps it.
+      return replaceRecord(this.state.services, ctx, (body, old) => ({
+        ...this.readFull(body),
+        encryptionRequired: old.encryptionRequired,
+      }));
     }
-    if ("configs" in body) changes.configs = this.configs(body);
-    if ("roleAttributes" in body)
-      changes.roleAttributes = stringList(body, "roleAttributes", { nullable: true }) ?? null;
-    const strategy = str(body, "terminatorStrategy", { nullable: true });
-    if (strategy !== undefined) changes.terminatorStrategy = strategy || DEFAULT_TERMINATOR_STRATEGY;
-    const idle = int(body, "maxIdleTimeMillis", { nullable: true, min: 0 });
-    if (idle !== undefined) changes.maxIdleTimeMillis = idle;
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.state.services.update(service.id, changes);
-    return empty();
+    return patchRecord(this.state.services, ctx, (body) => {
+      const changes: Partial<Fields> = {};
+      if ("configs" in body) changes.configs = this.configs(body);
+      if ("roleAttributes" in body)
+        changes.roleAttributes = stringList(body, "roleAttributes", { nullable: true }) ?? null;
+      const strategy = str(body, "terminatorStrategy", { nullable: true });
+      if (strategy !== undefined) changes.terminatorStrategy = strategy || DEFAULT_TERMINATOR_STRATEGY;
+      const idle = int(body, "maxIdleTimeMillis", { nullable: true, min: 0 });
+      if (idle !== undefined) changes.maxIdleTimeMillis = idle;
+      if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+      return changes;
+    });
   }
 
   /** Everything but encryptionRequired, as POST and PUT carry it. */
