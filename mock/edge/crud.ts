@@ -13,7 +13,8 @@ type Handler = (ctx: RouteContext) => MockResponse;
 
 /** What a resource module gives for its collection (its methods are called as routes). */
 export interface CollectionResource {
-  create: Handler;
+  /** POST with a JSON object body. */
+  create(body: Body, ctx: RouteContext): MockResponse;
   update(ctx: RouteContext, mode: "patch" | "put"): MockResponse;
   /** Default: the record is removed (404 when there is none). */
   remove?: Handler;
@@ -21,11 +22,12 @@ export interface CollectionResource {
   list?: Handler;
 }
 
-/** The collection's six routes, all for an admin's full session. */
+/** The collection's six routes and the resource's `more`, all for an admin's full session. */
 export function collectionRoutes<T extends BaseRecord>(
   collection: Collection<T>,
   resource: CollectionResource,
   render: (record: T) => Record<string, unknown>,
+  ...more: Route[]
 ): Route[] {
   const base = `/${collection.name}`;
   const item = `${base}/{id}`;
@@ -33,13 +35,14 @@ export function collectionRoutes<T extends BaseRecord>(
     route("GET", base, "full", (ctx) =>
       resource.list ? resource.list(ctx) : listPage(collection, ctx, render),
     ),
-    route("POST", base, "full", (ctx) => resource.create(ctx)),
+    route("POST", base, "full", (ctx) => resource.create(asObject(ctx.body), ctx)),
     route("GET", item, "full", (ctx) => ok(render(collection.require(ctx.params.id)))),
     route("PATCH", item, "full", (ctx) => resource.update(ctx, "patch")),
     route("PUT", item, "full", (ctx) => resource.update(ctx, "put")),
     route("DELETE", item, "full", (ctx) =>
       resource.remove ? resource.remove(ctx) : removeRecord(collection, ctx),
     ),
+    ...more,
   ];
 }
 
@@ -110,13 +113,29 @@ export function patchRecord<T extends BaseRecord & { name: string }>(
   const stored = collection.require(ctx.params.id);
   const body = asObject(ctx.body);
   const changes: Partial<T> = {};
-  const name = str(body, "name", { nullable: true });
-  if (name !== undefined) {
-    collection.assertUniqueName(name, stored.id);
-    changes.name = name as T["name"];
-  }
+  const name = sentName(collection, body, stored.id, false);
+  if (name !== undefined) changes.name = name as T["name"];
   Object.assign(changes, read(body, stored));
   check(changes, stored);
   collection.update(stored.id, changes);
   return empty();
+}
+
+/** The named fields of a record, as they are (for the parts of a render that copy fields through). */
+export function pick<T extends object, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = record[key];
+  return out;
+}
+
+/** The `name` a PUT (`required`) or PATCH sent, checked to be unique beside the record `id`. */
+export function sentName<T extends BaseRecord>(
+  collection: Collection<T>,
+  body: Body,
+  id: string,
+  required: boolean,
+): string | undefined {
+  const name = str(body, "name", { required, nullable: !required });
+  if (name !== undefined) collection.assertUniqueName(name, id);
+  return name;
 }

@@ -10,8 +10,10 @@ import {
   CERTIFICATE_NAMESPACE,
   deletionRecord,
   type FrontdoorMockOptions,
+  listOrCreate,
   methodNotAllowed,
   type RequestContext,
+  requireOne,
   serverNow,
 } from "./context";
 import {
@@ -26,7 +28,6 @@ import {
   unauthorized,
   validate,
 } from "./http";
-import { pageOf } from "./paging";
 import { type FrontdoorState, newId, nowIso } from "./store";
 
 const COLLECTION = "certificate-request-tokens";
@@ -75,14 +76,15 @@ function lookUpByToken(ctx: RequestContext, token: string) {
 
 export function handleCertificateRequestTokens(ctx: RequestContext) {
   const { req, fd, rest } = ctx;
-  if (rest.length === 0) {
-    if (req.method === "GET") return ok(pageOf([...fd.collection(COLLECTION).values()], req.query, "name"));
-    if (req.method === "POST") return ok(create(ctx, jsonBody(req)), 201);
-    throw methodNotAllowed(req.method);
-  }
+  if (rest.length === 0)
+    return listOrCreate(
+      ctx,
+      COLLECTION,
+      (record) => record,
+      () => create(ctx, jsonBody(req)),
+    );
   if (rest.length === 2 && rest[0] === "by-token") return lookUpByToken(ctx, rest[1]);
-  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
-  const record = fd.require(COLLECTION, rest[0], "certificate request token");
+  const record = requireOne(ctx, COLLECTION, "certificate request token");
   switch (req.method) {
     case "GET":
       return ok(record);

@@ -12,11 +12,12 @@ import {
   CERTIFICATE_NAMESPACE,
   deletionRecord,
   type FrontdoorMockOptions,
+  listOrCreate,
   methodNotAllowed,
   type RequestContext,
+  requireOne,
 } from "./context";
 import { invalidRequest, type JsonObject, jsonBody, nonEmpty, ok, type PropertyRule, validate } from "./http";
-import { pageOf } from "./paging";
 import { type FrontdoorState, newId, nowIso } from "./store";
 
 const COLLECTION = "client-certificates";
@@ -80,14 +81,9 @@ function insertCertificate(fd: FrontdoorState, name: string, value: string, crea
 
 export function handleClientCertificates(ctx: RequestContext) {
   const { req, fd, rest } = ctx;
-  if (rest.length === 0) {
-    if (req.method === "GET")
-      return ok(pageOf([...fd.collection(COLLECTION).values()].map(summary), req.query, "name"));
-    if (req.method === "POST") return ok(summary(create(ctx, jsonBody(req))), 201);
-    throw methodNotAllowed(req.method);
-  }
-  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
-  const record = fd.require(COLLECTION, rest[0], "client certificate");
+  if (rest.length === 0)
+    return listOrCreate(ctx, COLLECTION, summary, () => summary(create(ctx, jsonBody(req))));
+  const record = requireOne(ctx, COLLECTION, "client certificate");
   switch (req.method) {
     case "GET":
       return ok(record);

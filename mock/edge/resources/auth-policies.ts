@@ -12,27 +12,12 @@ import {
   type AuthPolicyRecord,
   DEFAULT_AUTH_POLICY_ID,
   type EdgeState,
+  zeroPrimary,
 } from "../state";
-import { asObject, type Body, bool, int, object, str, stringList, tags } from "../validate";
+import { type Body, bool, int, object, str, stringList, tags } from "../validate";
 
 const UPDB_INTEGERS = ["minPasswordLength", "maxAttempts", "lockoutDurationMinutes"] as const;
 const UPDB_BOOLEANS = ["allowed", "requireSpecialChar", "requireNumberChar", "requireMixedCase"] as const;
-
-function zeroPrimary(): AuthPolicyPrimary {
-  return {
-    cert: { allowed: false, allowExpiredCerts: false },
-    extJwt: { allowed: false, allowedSigners: [] },
-    updb: {
-      allowed: false,
-      minPasswordLength: 0,
-      requireSpecialChar: false,
-      requireNumberChar: false,
-      requireMixedCase: false,
-      maxAttempts: 0,
-      lockoutDurationMinutes: 0,
-    },
-  };
-}
 
 /**
  * Reads `primary` onto `base`: with `required`, every nested field must be present (create/PUT);
@@ -120,8 +105,8 @@ export class AuthPolicies {
     if (required && unknown(required)) throw signerNotFound("secondary.requiredExtJwtSigner", required);
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const fields = readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = readFull(body);
     this.assertSignersExist(fields);
     this.state.authPolicies.assertUniqueName(fields.name);
     const policy = this.state.authPolicies.insert(fields);

@@ -36,14 +36,15 @@ export class Cas {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      ...collectionRoutes(this.state.cas, this, render),
+    return collectionRoutes(
+      this.state.cas,
+      this,
+      render,
       route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx)),
-    ];
+    );
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const certPem = str(body, "certPem", { required: true }) as string;
     const fields = readFields(body, "create");
     const cert = parsePem(certPem, "certPem");

@@ -5,7 +5,7 @@
 // deleted (409); a deleted config leaves the services that listed it.
 import Ajv, { type ValidateFunction } from "ajv";
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead } from "../crud";
+import { collectionRoutes, recordHead, sentName } from "../crud";
 import { ApiError, created, empty, entityRef, invalidField } from "../envelope";
 import type { Route, RouteContext } from "../routes";
 import type { ConfigRecord, ConfigTypeRecord, EdgeState } from "../state";
@@ -20,8 +20,7 @@ export class ConfigTypes {
     return collectionRoutes(this.state.configTypes, this, render);
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const name = str(body, "name", { required: true }) as string;
     this.state.configTypes.assertUniqueName(name);
     const type = this.state.configTypes.insert({
@@ -37,8 +36,7 @@ export class ConfigTypes {
     const full = mode === "put";
     const type = this.state.configTypes.require(ctx.params.id);
     const body = asObject(ctx.body);
-    const name = str(body, "name", { required: full, nullable: !full });
-    if (name !== undefined) this.state.configTypes.assertUniqueName(name, type.id);
+    const name = sentName(this.state.configTypes, body, type.id, full);
     const schema = schemaOf(body);
     // A real controller (v1.6.0) requires the schema on PATCH too.
     if (schema === undefined) throw invalidField("schema", "schema in body must be of type object", null);
@@ -71,8 +69,7 @@ export class Configs {
     return collectionRoutes(this.state.configs, this, (config) => this.render(config));
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const name = str(body, "name", { required: true }) as string;
     const configTypeId = str(body, "configTypeId", { required: true }) as string;
     const type = this.state.configTypes.find(configTypeId);
@@ -88,8 +85,7 @@ export class Configs {
     const full = mode === "put";
     const config = this.state.configs.require(ctx.params.id);
     const body = asObject(ctx.body);
-    const name = str(body, "name", { required: full, nullable: !full });
-    if (name !== undefined) this.state.configs.assertUniqueName(name, config.id);
+    const name = sentName(this.state.configs, body, config.id, full);
     // A real controller (v1.6.0) validates the data on PATCH too: without it, null fails the schema.
     if (!full && body.data === undefined)
       throw invalidField(

@@ -6,7 +6,7 @@ import { created } from "../envelope";
 import { assertRefsExist, normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
 import type { Route, RouteContext } from "../routes";
 import type { EdgeRouterPolicyRecord, EdgeState } from "../state";
-import { asObject, type Body, oneOf, str, tags } from "../validate";
+import { type Body, oneOf, str, tags } from "../validate";
 
 export const SEMANTICS = ["AllOf", "AnyOf"] as const;
 
@@ -19,8 +19,8 @@ export class EdgeRouterPolicies {
     return collectionRoutes(this.state.edgeRouterPolicies, this, (policy) => this.render(policy));
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const fields = readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = readFull(body);
     this.state.edgeRouterPolicies.assertUniqueName(fields.name);
     this.assertRefs(fields);
     const policy = this.state.edgeRouterPolicies.insert(fields);

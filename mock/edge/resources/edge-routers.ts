@@ -20,14 +20,16 @@ export class EdgeRouters {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      ...collectionRoutes(this.state.edgeRouters, this, render),
+    return collectionRoutes(
+      this.state.edgeRouters,
+      this,
+      render,
       route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx)),
-    ];
+    );
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const fields = readFields(asObject(ctx.body), "create");
+  create(body: Body, ctx: RouteContext): MockResponse {
+    const fields = readFields(body, "create");
     this.state.edgeRouters.assertUniqueName(fields.name as string);
     const id = newId();
     const router = this.state.edgeRouters.insert({

@@ -4,7 +4,7 @@
 // controller's words), an expiry that must lie in the future, a refresh that issues a new JWT and
 // expiry even once expired, and an authenticator that re-enrolls turned back into an enrollment.
 import type { MockResponse } from "../../types";
-import { listPage, recordHead } from "../crud";
+import { listPage, pick, recordHead } from "../crud";
 import { ApiError, created, empty, entityRef, invalidField, ok } from "../envelope";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, EnrollmentRecord, IdentityRecord } from "../state";
@@ -76,11 +76,7 @@ export class Enrollments {
     const identity = this.state.identities.find(e.identityId);
     return {
       ...recordHead("enrollments", e),
-      method: e.method,
-      token: e.token,
-      jwt: e.jwt,
-      expiresAt: e.expiresAt,
-      identityId: e.identityId,
+      ...pick(e, ["method", "token", "jwt", "expiresAt", "identityId"]),
       identity: entityRef("identities", e.identityId, identity?.name ?? ""),
       caId: e.caId,
       ...(e.username !== undefined ? { username: e.username } : {}),

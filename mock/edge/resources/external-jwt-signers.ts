@@ -5,7 +5,7 @@
 // claimsProperty defaults to "sub", targetToken to "ACCESS". Auth policies naming unknown signers are
 // refused (auth-policies.ts); a signer in use can be deleted (not yet compared with the controller).
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead } from "../crud";
+import { collectionRoutes, pick, recordHead } from "../crud";
 import { created, empty, invalidField } from "../envelope";
 import { commonName, fingerprint, parseCertificatePem } from "../pki";
 import type { Route, RouteContext } from "../routes";
@@ -25,8 +25,8 @@ export class ExternalJwtSigners {
     return collectionRoutes(this.state.externalJwtSigners, this, render);
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const fields = this.checked({ ...defaults(), ...readFields(asObject(ctx.body), "create") });
+  create(body: Body): MockResponse {
+    const fields = this.checked({ ...defaults(), ...readFields(body, "create") });
     const signer = this.state.externalJwtSigners.insert(fields as Required<Fields>);
     return created("external-jwt-signers", signer.id);
   }
@@ -123,11 +123,7 @@ function readFields(body: Body, mode: Mode): Fields {
 function render(signer: ExternalJwtSignerRecord): Record<string, unknown> {
   return {
     ...recordHead("external-jwt-signers", signer),
-    name: signer.name,
-    issuer: signer.issuer,
-    audience: signer.audience,
-    jwksEndpoint: signer.jwksEndpoint,
-    certPem: signer.certPem,
+    ...pick(signer, ["name", "issuer", "audience", "jwksEndpoint", "certPem"]),
     kid: signer.kid ?? null,
     claimsProperty: signer.claimsProperty,
     useExternalId: signer.useExternalId,

@@ -60,15 +60,16 @@ export class Identities {
   }
 
   routes(): Route[] {
-    return [
-      ...collectionRoutes(this.state.identities, this, (identity) => this.render(identity)),
+    return collectionRoutes(
+      this.state.identities,
+      this,
+      (identity) => this.render(identity),
       route("GET", "/identities/{id}/authenticators", "full", (ctx) => this.authenticators(ctx)),
       route("GET", "/identities/{id}/enrollments", "full", (ctx) => this.enrollments(ctx)),
-    ];
+    );
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body, ctx: RouteContext): MockResponse {
     const fields = this.readFields(body, "create");
     const enrollment = object(body, "enrollment", { nullable: true });
     const requests = enrollment ? this.readEnrollment(enrollment) : [];

@@ -9,7 +9,7 @@ import { normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
 import type { Route, RouteContext } from "../routes";
 import type { PolicyRecord } from "../state";
 import type { Collection } from "../store";
-import { asObject, type Body, oneOf, str, tags } from "../validate";
+import { type Body, oneOf, str, tags } from "../validate";
 import { SEMANTICS } from "./edge-router-policies";
 
 export const DIAL_BIND = ["Dial", "Bind"] as const;
@@ -43,8 +43,8 @@ export class Policies {
     return this.kind.collection;
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const fields = this.readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = this.readFull(body);
     this.store.assertUniqueName(fields.name);
     return created(this.store.name, this.store.insert(fields).id);
   }

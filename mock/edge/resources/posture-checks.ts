@@ -24,20 +24,11 @@ export class PostureChecks {
     return collectionRoutes(this.state.postureChecks, this, render);
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const typeId = oneOf(body, "typeId", POSTURE_CHECK_TYPES, { required: true }) as string;
     const fields = readFields(body, typeId, "create");
     this.state.postureChecks.assertUniqueName(fields.name as string);
-    const check = this.state.postureChecks.insert({
-      roleAttributes: null,
-      tags: {},
-      ...typeDefaults(typeId),
-      ...fields,
-      name: fields.name as string,
-      typeId,
-      version: 1,
-    });
+    const check = this.state.postureChecks.insert(whole(typeId, fields, 1));
     return created("posture-checks", check.id);
   }
 
@@ -65,20 +56,29 @@ export class PostureChecks {
     if (fields.name !== undefined) this.state.postureChecks.assertUniqueName(fields.name as string, check.id);
     const version = check.version + 1;
     if (mode === "put") {
-      this.state.postureChecks.replace(check.id, {
-        roleAttributes: null,
-        tags: {},
-        ...typeDefaults(typeId),
-        ...fields,
-        name: fields.name as string,
-        typeId,
-        version,
-      });
+      this.state.postureChecks.replace(check.id, whole(typeId, fields, version));
     } else {
       this.state.postureChecks.update(check.id, { ...fields, version });
     }
     return empty();
   }
+}
+
+/** A whole check (create, PUT): what was not sent takes its default. */
+function whole(
+  typeId: string,
+  fields: Fields,
+  version: number,
+): Omit<PostureCheckRecord, "id" | "createdAt" | "updatedAt"> {
+  return {
+    roleAttributes: null,
+    tags: {},
+    ...typeDefaults(typeId),
+    ...fields,
+    name: fields.name as string,
+    typeId,
+    version,
+  };
 }
 
 function typeDefaults(typeId: string): Fields {

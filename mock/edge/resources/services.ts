@@ -11,7 +11,7 @@ import { created, invalidField } from "../envelope";
 import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, ServiceRecord } from "../state";
-import { asObject, type Body, bool, int, str, stringList, tags } from "../validate";
+import { type Body, bool, int, str, stringList, tags } from "../validate";
 
 export const DEFAULT_TERMINATOR_STRATEGY = "smartrouting";
 
@@ -21,10 +21,12 @@ export class Services {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      ...collectionRoutes(this.state.services, this, (service) => this.render(service)),
+    return collectionRoutes(
+      this.state.services,
+      this,
+      (service) => this.render(service),
       route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
-    ];
+    );
   }
 
   private ofIdentity(ctx: RouteContext): MockResponse {
@@ -42,8 +44,7 @@ export class Services {
     return listPage(this.state.services, ctx, (s) => ({ ...this.render(s), permissions: null }));
   }
 
-  create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const fields: Fields = {
       ...this.readFull(body),
       encryptionRequired: bool(body, "encryptionRequired", { required: true }) as boolean,
