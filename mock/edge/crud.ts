@@ -110,10 +110,8 @@ export function patchRecord<T extends BaseRecord & { name: string }>(
   read: (body: Body, stored: T) => Partial<T>,
   check: (changes: Partial<T>, stored: T) => void = () => {},
 ): MockResponse {
-  const stored = collection.require(ctx.params.id);
-  const body = asObject(ctx.body);
+  const { stored, body, name } = updateTarget(collection, ctx, "patch");
   const changes: Partial<T> = {};
-  const name = sentName(collection, body, stored.id, false);
   if (name !== undefined) changes.name = name as T["name"];
   Object.assign(changes, read(body, stored));
   check(changes, stored);
@@ -138,4 +136,15 @@ export function sentName<T extends BaseRecord>(
   const name = str(body, "name", { required, nullable: !required });
   if (name !== undefined) collection.assertUniqueName(name, id);
   return name;
+}
+
+/** What a PUT or PATCH names: the stored record, the body, and the name sent (required on PUT, unique). */
+export function updateTarget<T extends BaseRecord>(
+  collection: Collection<T>,
+  ctx: RouteContext,
+  mode: "patch" | "put",
+): { stored: T; body: Body; name: string | undefined } {
+  const stored = collection.require(ctx.params.id);
+  const body = asObject(ctx.body);
+  return { stored, body, name: sentName(collection, body, stored.id, mode === "put") };
 }

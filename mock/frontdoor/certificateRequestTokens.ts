@@ -6,8 +6,7 @@
 // authenticated call like any other (only token-based certificate creation is anonymous).
 import { randomBytes } from "node:crypto";
 import {
-  assertNameFree,
-  CERTIFICATE_NAMESPACE,
+  assertCertificateNameFree,
   deletionRecord,
   type FrontdoorMockOptions,
   listOrCreate,
@@ -108,7 +107,7 @@ function create(ctx: RequestContext, body: JsonObject): JsonObject {
   const { fd } = ctx;
   rejectImmutable(body);
   validate(body, BODY_RULES);
-  assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string);
+  assertCertificateNameFree(fd, body.name as string);
   const now = serverNow(ctx.options);
   const ttlSeconds = ctx.options.certificateRequestTokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   return fd.insert(COLLECTION, {
@@ -134,8 +133,7 @@ function update(
 ): JsonObject {
   rejectImmutable(body);
   validate(body, rules);
-  if (body.name !== undefined)
-    assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string, record.id as string);
+  if (body.name !== undefined) assertCertificateNameFree(fd, body.name as string, record.id as string);
   if (body.name !== undefined) record.name = body.name;
   for (const field of OPTIONAL_FIELDS) {
     // PUT replaces: an optional field left out becomes null. PATCH changes only what it names.

@@ -8,8 +8,8 @@ import { PkiInputError, parseVerifiedCsr, type SubjectFields, signCsr } from "..
 import type { MockRequest } from "../types";
 import { afterTokenUse, usableToken } from "./certificateRequestTokens";
 import {
+  assertCertificateNameFree,
   assertNameFree,
-  CERTIFICATE_NAMESPACE,
   deletionRecord,
   type FrontdoorMockOptions,
   listOrCreate,
@@ -111,13 +111,13 @@ export function handleClientCertificates(ctx: RequestContext) {
 
 function create(ctx: RequestContext, body: JsonObject): JsonObject {
   validate(body, BODY_RULES);
-  assertNameFree(ctx.fd, CERTIFICATE_NAMESPACE, body.name as string);
+  assertCertificateNameFree(ctx.fd, body.name as string);
   const value = certificateFromValue(ctx.fd, body.value as string);
   return insertCertificate(ctx.fd, body.name as string, value, ctx.principal);
 }
 
 function rename(fd: FrontdoorState, record: JsonObject, name: string): void {
-  assertNameFree(fd, CERTIFICATE_NAMESPACE, name, record.id as string);
+  assertCertificateNameFree(fd, name, record.id as string);
   record.name = name;
 }
 

@@ -75,8 +75,10 @@ function describeCertificateName(collection: Collection): string {
   return collection === "client-certificates" ? "a client certificate" : "a certificate request token";
 }
 
-/** Certificates and certificate request tokens share one namespace within a frontdoor. */
-export const CERTIFICATE_NAMESPACE: Collection[] = ["client-certificates", "certificate-request-tokens"];
+/** Certificates and certificate request tokens share one namespace of names within a frontdoor. */
+export function assertCertificateNameFree(fd: FrontdoorState, name: string, exceptId?: string): void {
+  assertNameFree(fd, ["client-certificates", "certificate-request-tokens"], name, exceptId);
+}
 
 /**
  * A request for the collection itself (no id in the path): GET lists every record (each shown

@@ -36,12 +36,8 @@ export class Cas {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(
-      this.state.cas,
-      this,
-      render,
-      route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx)),
-    );
+    const verify = route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx));
+    return collectionRoutes(this.state.cas, this, render, verify);
   }
 
   create(body: Body): MockResponse {

@@ -5,11 +5,11 @@
 // deleted (409); a deleted config leaves the services that listed it.
 import Ajv, { type ValidateFunction } from "ajv";
 import type { MockResponse } from "../../types";
-import { collectionRoutes, recordHead, sentName } from "../crud";
+import { collectionRoutes, recordHead, updateTarget } from "../crud";
 import { ApiError, created, empty, entityRef, invalidField } from "../envelope";
 import type { Route, RouteContext } from "../routes";
 import type { ConfigRecord, ConfigTypeRecord, EdgeState } from "../state";
-import { asObject, type Body, object, oneOf, str, tags } from "../validate";
+import { type Body, object, oneOf, str, tags } from "../validate";
 
 const TARGETS = ["service", "router"] as const;
 
@@ -34,9 +34,7 @@ export class ConfigTypes {
 
   update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
     const full = mode === "put";
-    const type = this.state.configTypes.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const name = sentName(this.state.configTypes, body, type.id, full);
+    const { stored: type, body, name } = updateTarget(this.state.configTypes, ctx, mode);
     const schema = schemaOf(body);
     // A real controller (v1.6.0) requires the schema on PATCH too.
     if (schema === undefined) throw invalidField("schema", "schema in body must be of type object", null);
@@ -83,9 +81,7 @@ export class Configs {
 
   update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
     const full = mode === "put";
-    const config = this.state.configs.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const name = sentName(this.state.configs, body, config.id, full);
+    const { stored: config, body, name } = updateTarget(this.state.configs, ctx, mode);
     // A real controller (v1.6.0) validates the data on PATCH too: without it, null fails the schema.
     if (!full && body.data === undefined)
       throw invalidField(

@@ -20,12 +20,8 @@ export class EdgeRouters {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(
-      this.state.edgeRouters,
-      this,
-      render,
-      route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx)),
-    );
+    const reEnroll = route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx));
+    return collectionRoutes(this.state.edgeRouters, this, render, reEnroll);
   }
 
   create(body: Body, ctx: RouteContext): MockResponse {

@@ -60,13 +60,12 @@ export class Identities {
   }
 
   routes(): Route[] {
-    return collectionRoutes(
-      this.state.identities,
-      this,
-      (identity) => this.render(identity),
-      route("GET", "/identities/{id}/authenticators", "full", (ctx) => this.authenticators(ctx)),
-      route("GET", "/identities/{id}/enrollments", "full", (ctx) => this.enrollments(ctx)),
+    const render = (identity: IdentityRecord) => this.render(identity);
+    const authenticators = route("GET", "/identities/{id}/authenticators", "full", (c) =>
+      this.authenticators(c),
     );
+    const enrollments = route("GET", "/identities/{id}/enrollments", "full", (c) => this.enrollments(c));
+    return collectionRoutes(this.state.identities, this, render, authenticators, enrollments);
   }
 
   create(body: Body, ctx: RouteContext): MockResponse {

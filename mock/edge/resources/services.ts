@@ -21,12 +21,8 @@ export class Services {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return collectionRoutes(
-      this.state.services,
-      this,
-      (service) => this.render(service),
-      route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
-    );
+    const ofIdentity = route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx));
+    return collectionRoutes(this.state.services, this, (service) => this.render(service), ofIdentity);
   }
 
   private ofIdentity(ctx: RouteContext): MockResponse {
