@@ -11,6 +11,7 @@ import { redact } from "../provider/redact";
 import { resourceDefinition } from "../provider/resources";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { useMock } from "./support/fixtures";
 
 const KIND = "CertificateRequestToken";
 
@@ -165,11 +166,7 @@ describe("CertificateRequestToken (engine against the mock)", () => {
 });
 
 describe("CertificateRequestToken expiry", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { certificateRequestTokenTtlSeconds: 1 } });
-  });
-  after(() => mock.close());
+  const mock = useMock({ frontdoor: { certificateRequestTokenTtlSeconds: 1 } });
   beforeEach(() => configureFor(mockConfig(mock)));
 
   it("an expired token fails clearly, without the token in the message", async () => {
@@ -248,11 +245,7 @@ describe("CertificateRequestToken expiry", () => {
 });
 
 describe("CertificateRequestToken with a service that deletes used tokens", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { consumeCertificateRequestTokens: true } });
-  });
-  after(() => mock.close());
+  const mock = useMock({ frontdoor: { consumeCertificateRequestTokens: true } });
   beforeEach(() => configureFor(mockConfig(mock)));
 
   it("keeps a consumed token as CONSUMED (no drift); a token deleted otherwise is reported gone", async () => {

@@ -8,14 +8,10 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
+import { useMockProvider } from "./support/fixtures";
 
 describe("import snippets", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   it("prints one adopting declaration per existing auth provider, secrets as placeholders", async () => {
     const sso = await createChecked("AuthProvider", {
