@@ -81,3 +81,31 @@ export const mochaHooks = {
     for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   },
 };
+
+/** What a harness run of a describe block gets: its state directory and its stack configuration. */
+export interface HarnessSetup {
+  dir: string;
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+}
+
+/**
+ * Fills a HarnessSetup in a `before` hook (after the mock started): a temporary state directory
+ * named `prefix`, the mock's configuration (`secretKeys` apart) plus what `more()` adds.
+ */
+export function useHarnessSetup(
+  mock: MockServer,
+  prefix: string,
+  more: () => Partial<Omit<HarnessSetup, "dir">> = () => ({}),
+  secretKeys?: string[],
+): HarnessSetup {
+  const setup: HarnessSetup = { dir: "", config: {}, secretConfig: {} };
+  before(() => {
+    setup.dir = tempDir(prefix);
+    const added = more();
+    const { config, secretConfig } = harnessConfig(mock, added.config, secretKeys);
+    setup.config = config;
+    setup.secretConfig = { ...secretConfig, ...added.secretConfig };
+  });
+  return setup;
+}
