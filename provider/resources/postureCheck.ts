@@ -30,14 +30,19 @@ export const PostureOperatingSystem = z
   })
   .meta({ id: "PostureCheckOperatingSystem", description: "An allowed operating system." });
 
+/** The fields a PROCESS and a PROCESS_MULTI check share. */
+const processFields = {
+  osType,
+  path: z.string().min(1).describe("Absolute path of the executable."),
+  hashes: z
+    .array(z.string().min(1))
+    .default([])
+    .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
+};
+
 export const PostureProcess = z
   .strictObject({
-    osType,
-    path: z.string().min(1).describe("Absolute path of the executable."),
-    hashes: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
+    ...processFields,
     signerFingerprint: z
       .string()
       .min(1)
@@ -48,12 +53,7 @@ export const PostureProcess = z
 
 export const PostureProcessMulti = z
   .strictObject({
-    osType,
-    path: z.string().min(1).describe("Absolute path of the executable."),
-    hashes: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
+    ...processFields,
     signerFingerprints: z
       .array(z.string().min(1))
       .default([])
