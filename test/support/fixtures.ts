@@ -96,13 +96,13 @@ export interface HarnessSetup {
 export function useHarnessSetup(
   mock: MockServer,
   prefix: string,
-  more: () => Partial<Omit<HarnessSetup, "dir">> = () => ({}),
+  more: () => Partial<Omit<HarnessSetup, "dir">> | Promise<Partial<Omit<HarnessSetup, "dir">>> = () => ({}),
   secretKeys?: string[],
 ): HarnessSetup {
   const setup: HarnessSetup = { dir: "", config: {}, secretConfig: {} };
-  before(() => {
+  before(async () => {
     setup.dir = tempDir(prefix);
-    const added = more();
+    const added = await more();
     const { config, secretConfig } = harnessConfig(mock, added.config, secretKeys);
     setup.config = config;
     setup.secretConfig = { ...secretConfig, ...added.secretConfig };
