@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { HarnessOptions } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
 import { configureFor, mockConfig } from "./engine";
 
@@ -108,4 +109,17 @@ export function useHarnessSetup(
     setup.secretConfig = { ...secretConfig, ...added.secretConfig };
   });
   return setup;
+}
+
+/**
+ * The options of a describe's harness runs of one program: `base()` (read at each run, after the
+ * hooks filled it) with a run's own config keys added and its other options on top.
+ */
+export function runOptions(
+  base: () => Pick<HarnessOptions, "programDir" | "stateFile" | "config" | "secretConfig">,
+) {
+  return (config: Record<string, string> = {}, extra: Partial<HarnessOptions> = {}): HarnessOptions => {
+    const options = base();
+    return { ...options, config: { ...options.config, ...config }, ...extra };
+  };
 }
