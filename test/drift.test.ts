@@ -60,7 +60,6 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       secretConfig: { ssoClientSecret: SSO_SECRET, partnerApiKey: PARTNER_KEY },
     };
   });
-  after(() => mock?.close());
 
   // Both stacks' first `up` run at once (separate processes and state files): the slowest step.
   let firstUps: Promise<[HarnessResult, HarnessResult]> | undefined;
