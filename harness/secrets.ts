@@ -86,12 +86,9 @@ export function maskSecrets(v: unknown): any {
 
 /** Applies `fn` to every secret's plain value (used to encrypt / decrypt the state file). */
 export function mapSecrets(v: unknown, fn: (secret: Record<string, unknown>) => unknown): any {
-  if (typeof v === "object" && v !== null && (v as any)[SIG_KEY] === SECRET_SIG) return fn(v as any);
-  if (Array.isArray(v)) return v.map((x) => mapSecrets(x, fn));
-  if (typeof v === "object" && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapSecrets(x, fn);
-    return out;
-  }
-  return v;
+  return copyWith(v, (x) =>
+    typeof x === "object" && x !== null && (x as any)[SIG_KEY] === SECRET_SIG
+      ? { value: fn(x as any) }
+      : undefined,
+  );
 }

@@ -20,13 +20,13 @@ const nonEmptySet = (what: string) =>
     .min(1, `at least one ${what}`)
     .refine((list) => new Set(list).size === list.length, { message: `${what}s must not repeat` });
 
+/** A list of non-empty strings, empty unless given (empty means "any" in a posture check). */
+const anyOf = (description: string) => z.array(z.string().min(1)).default([]).describe(description);
+
 export const PostureOperatingSystem = z
   .strictObject({
     type: osType,
-    versions: z
-      .array(z.string().min(1))
-      .default([])
-      .describe('Allowed versions, e.g. ">=10.0.19041" (empty: any version).'),
+    versions: anyOf('Allowed versions, e.g. ">=10.0.19041" (empty: any version).'),
   })
   .meta({ id: "PostureCheckOperatingSystem", description: "An allowed operating system." });
 
@@ -34,10 +34,7 @@ export const PostureOperatingSystem = z
 const processFields = {
   osType,
   path: z.string().min(1).describe("Absolute path of the executable."),
-  hashes: z
-    .array(z.string().min(1))
-    .default([])
-    .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
+  hashes: anyOf("Allowed SHA-512 hashes of the binary (empty: any)."),
 };
 
 export const PostureProcess = z
@@ -54,10 +51,9 @@ export const PostureProcess = z
 export const PostureProcessMulti = z
   .strictObject({
     ...processFields,
-    signerFingerprints: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any)."),
+    signerFingerprints: anyOf(
+      "SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).",
+    ),
   })
   .meta({ id: "PostureCheckProcessMulti", description: "One of the processes of a PROCESS_MULTI check." });
 
