@@ -4,7 +4,8 @@ process.env.TS_NODE_TRANSPILE_ONLY = "true";
 // conditional skips go through test/support/skip.ts, which forbids them there too.
 const ci = Boolean(process.env.CI) && process.env.CI !== "false";
 module.exports = {
-  require: ["ts-node/register"],
+  // fixtures.ts: the root hooks that remove temporary directories when the run ends.
+  require: ["ts-node/register", "./test/support/fixtures.ts"],
   extension: ["ts"],
   reporter: "test/reporter.js",
   timeout: 60000,

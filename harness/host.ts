@@ -27,6 +27,31 @@ export interface DiffResult {
 }
 
 /** An error the host returned; `created` is set when the object exists despite the error (init failure). */
+/** The fields DiffRequest and UpdateRequest share: the resource, its old state and inputs, the new inputs. */
+function changeRequest<T extends ChangeRequest>(
+  req: T,
+  urn: string,
+  id: string,
+  olds: Props,
+  news: Props,
+  oldInputs: Props,
+): T {
+  req.setUrn(urn);
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  req.setOldInputs(struct(oldInputs));
+  return req;
+}
+
+interface ChangeRequest {
+  setUrn(urn: string): unknown;
+  setId(id: string): unknown;
+  setOlds(olds: ReturnType<typeof struct>): unknown;
+  setNews(news: ReturnType<typeof struct>): unknown;
+  setOldInputs(oldInputs: ReturnType<typeof struct>): unknown;
+}
+
 export class HostError extends Error {
   constructor(
     message: string,
@@ -143,12 +168,7 @@ export class Host {
   }
 
   async diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<DiffResult> {
-    const req = new provproto.DiffRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
-    req.setOldInputs(struct(oldInputs));
+    const req = changeRequest(new provproto.DiffRequest(), urn, id, olds, news, oldInputs);
     const resp = await this.call("diff", req);
     const replaces: string[] = resp.getReplacesList();
     // DIFF_UNKNOWN (no diff method) counts as changed, as in the engine's legacy diff.
@@ -165,12 +185,7 @@ export class Host {
   }
 
   async update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<Props> {
-    const req = new provproto.UpdateRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
-    req.setOldInputs(struct(oldInputs));
+    const req = changeRequest(new provproto.UpdateRequest(), urn, id, olds, news, oldInputs);
     const resp = await this.call("update", req);
     return resp.getProperties()?.toJavaScript() ?? {};
   }

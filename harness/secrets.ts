@@ -17,11 +17,20 @@ export function makeSecret(value: unknown): unknown {
 
 /** Deep copy without secret markers: what the host (acceptSecrets=false) must receive. */
 export function stripSecrets(v: unknown): any {
-  if (isSecret(v)) return stripSecrets(v.value);
-  if (Array.isArray(v)) return v.map(stripSecrets);
+  return copyWith(v, (x) => (isSecret(x) ? { value: stripSecrets(x.value) } : undefined));
+}
+
+/**
+ * A deep copy of plain data (arrays, objects, leaves) in which `replace` may answer for any value
+ * (`{value}`); where it answers undefined the copy goes on as it is.
+ */
+function copyWith(v: unknown, replace: (v: unknown) => { value: unknown } | undefined): any {
+  const replaced = replace(v);
+  if (replaced) return replaced.value;
+  if (Array.isArray(v)) return v.map((x) => copyWith(x, replace));
   if (typeof v === "object" && v !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = stripSecrets(x);
+    for (const [k, x] of Object.entries(v)) out[k] = copyWith(x, replace);
     return out;
   }
   return v;
@@ -70,25 +79,16 @@ export function markSecretKeys(
 
 /** Copy for printing: secrets become MASK, unknowns stay visible as "[unknown]". */
 export function maskSecrets(v: unknown): any {
-  if (isSecret(v)) return MASK;
-  if (v === UNKNOWN) return "[unknown]";
-  if (Array.isArray(v)) return v.map(maskSecrets);
-  if (typeof v === "object" && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = maskSecrets(x);
-    return out;
-  }
-  return v;
+  return copyWith(v, (x) =>
+    isSecret(x) ? { value: MASK } : x === UNKNOWN ? { value: "[unknown]" } : undefined,
+  );
 }
 
 /** Applies `fn` to every secret's plain value (used to encrypt / decrypt the state file). */
 export function mapSecrets(v: unknown, fn: (secret: Record<string, unknown>) => unknown): any {
-  if (typeof v === "object" && v !== null && (v as any)[SIG_KEY] === SECRET_SIG) return fn(v as any);
-  if (Array.isArray(v)) return v.map((x) => mapSecrets(x, fn));
-  if (typeof v === "object" && v !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapSecrets(x, fn);
-    return out;
-  }
-  return v;
+  return copyWith(v, (x) =>
+    typeof x === "object" && x !== null && (x as any)[SIG_KEY] === SECRET_SIG
+      ? { value: fn(x as any) }
+      : undefined,
+  );
 }

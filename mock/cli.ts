@@ -38,21 +38,24 @@ function describe(server: MockServer, caFile?: string): string {
     `  control token:     ${server.controlToken}   (header ${CONTROL_TOKEN_HEADER}; writes: Content-Type application/json)`,
     "",
     "# copy and paste:",
-    `export FRONTDOOR_API_URL=${server.url}`,
-    `export FRONTDOOR_ID=${c.frontdoorId}`,
-    `export FRONTDOOR_TOKEN=${c.frontdoorToken}`,
-    `export FRONTDOOR_CLIENT_ID=${c.clientId}`,
-    `export FRONTDOOR_CLIENT_SECRET=${c.clientSecret}`,
-    `export FRONTDOOR_TOKEN_URL=${c.tokenUrl}`,
-    `export ZITI_EDGE_URL=${server.url}`,
-    `export ZITI_USERNAME=${c.edgeUsername}`,
-    `export ZITI_PASSWORD=${c.edgePassword}`,
-    `export FRONTDOOR_SEARCH_URL=${server.url}`,
-    `export FRONTDOOR_SEARCH_USERNAME=${c.searchUsername}`,
-    `export FRONTDOOR_SEARCH_PASSWORD=${c.searchPassword}`,
-    `export FRONTDOOR_MOCK_TOKEN=${server.controlToken}`,
   ];
-  if (caFile) lines.push(`export FRONTDOOR_CA_BUNDLE=${caFile}`);
+  const env: Record<string, string> = {
+    FRONTDOOR_API_URL: server.url,
+    FRONTDOOR_ID: c.frontdoorId,
+    FRONTDOOR_TOKEN: c.frontdoorToken,
+    FRONTDOOR_CLIENT_ID: c.clientId,
+    FRONTDOOR_CLIENT_SECRET: c.clientSecret,
+    FRONTDOOR_TOKEN_URL: c.tokenUrl,
+    ZITI_EDGE_URL: server.url,
+    ZITI_USERNAME: c.edgeUsername,
+    ZITI_PASSWORD: c.edgePassword,
+    FRONTDOOR_SEARCH_URL: server.url,
+    FRONTDOOR_SEARCH_USERNAME: c.searchUsername,
+    FRONTDOOR_SEARCH_PASSWORD: c.searchPassword,
+    FRONTDOOR_MOCK_TOKEN: server.controlToken,
+    ...(caFile ? { FRONTDOOR_CA_BUNDLE: caFile } : {}),
+  };
+  for (const [name, value] of Object.entries(env)) lines.push(`export ${name}=${value}`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -134,20 +134,31 @@ export function issueServerCertificate(
 
 /** Parses a PEM CSR and checks its self-signature. */
 export function parseVerifiedCsr(pem: string): forge.pki.CertificateSigningRequest {
+  const read = readCsr(pem);
+  if (!read)
+    throw new PkiInputError("is not a valid certificate signing request (only RSA keys are supported)");
+  if (!read.selfSigned) throw new PkiInputError("has an invalid certificate signing request signature");
+  return read.csr;
+}
+
+/**
+ * A PEM CSR and whether its self-signature holds; undefined when it does not parse (forge reads RSA
+ * keys only). Each API words the two failures its own way.
+ */
+export function readCsr(
+  pem: string,
+): { csr: forge.pki.CertificateSigningRequest; selfSigned: boolean } | undefined {
   let csr: forge.pki.CertificateSigningRequest;
   try {
     csr = pki.certificationRequestFromPem(pem);
   } catch {
-    throw new PkiInputError("is not a valid certificate signing request (only RSA keys are supported)");
+    return undefined;
   }
-  let valid = false;
   try {
-    valid = csr.verify();
+    return { csr, selfSigned: csr.verify() };
   } catch {
-    valid = false;
+    return { csr, selfSigned: false };
   }
-  if (!valid) throw new PkiInputError("has an invalid certificate signing request signature");
-  return csr;
 }
 
 /**

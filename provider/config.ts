@@ -196,6 +196,15 @@ export function requestTimeoutMs(settings: RawSettings): number {
   return (numberSetting(settings, "requestTimeoutSeconds") ?? 30) * 1000;
 }
 
+/** What every API client takes from the settings alike: the CA bundle, retries, the request timeout. */
+export function transportSettings(settings: RawSettings) {
+  return {
+    tls: { caBundle: pemSetting(settings.caBundle, "caBundle") },
+    retry: retryPolicy(settings),
+    timeoutMs: requestTimeoutMs(settings),
+  };
+}
+
 /** A boolean setting: true, false, 1, 0, yes or no (checked by `settingProblems`). */
 export function flagSetting(settings: RawSettings, name: ConfigName): boolean {
   return TRUE_WORDS.test(settings[name] ?? "");

@@ -5,8 +5,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, readState, runHarness } from "../harness";
+import { readState, runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
+import { runOptions } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "auth-provider");
 const SSO_SECRET = "harness-sso-client-secret-42";
@@ -19,16 +20,12 @@ describe("AuthProvider through the dynamic-provider host", function () {
   let stateFile: string;
   const fd = () => mock.credentials.frontdoorId;
 
-  const opts = (
-    config: Record<string, string> = {},
-    extra: Partial<HarnessOptions> = {},
-  ): HarnessOptions => ({
+  const opts = runOptions(() => ({
     programDir: program,
     stateFile,
-    config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": fd(), ...config },
+    config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": fd() },
     secretConfig: { "frontdoor:token": token, ssoClientSecret: SSO_SECRET, partnerApiKey: PARTNER_KEY },
-    ...extra,
-  });
+  }));
   const up = async (config?: Record<string, string>) => {
     const result = await runHarness("up", opts(config));
     assert.equal(result.exitCode, 0, result.stderr + result.stdout);

@@ -3,12 +3,9 @@
 // naming the clash; the state holds exactly the winner (the id of the one object in the mock); after
 // the program is fixed, `up` converges, refresh is clean, and destroy leaves nothing behind.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, readState, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-clash");
 const PREFIX = "clash";
@@ -16,21 +13,10 @@ const PREFIX = "clash";
 describe("concurrency: two resources with the same unique name", function () {
   // Five harness runs; on a loaded 2-core machine one takes 10-15 s.
   this.timeout(180_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
+  const mock = useMock();
+  const setup = useHarnessSetup(mock, "clash-", () => ({ config: { prefix: PREFIX } }));
 
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "clash-"));
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = { ...plain, prefix: PREFIX };
-    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword };
-  });
-  after(() => mock?.close());
-
-  const stateFile = () => path.join(dir, "state.json");
+  const stateFile = () => path.join(setup.dir, "state.json");
   const run = (
     command: "up" | "refresh" | "destroy",
     clash: boolean,
@@ -39,8 +25,8 @@ describe("concurrency: two resources with the same unique name", function () {
     runHarness(command, {
       programDir: PROGRAM,
       stateFile: stateFile(),
-      config: { ...config, clash: String(clash) },
-      secretConfig,
+      config: { ...setup.config, clash: String(clash) },
+      secretConfig: setup.secretConfig,
       parallel: 16,
       ...extra,
     });

@@ -10,13 +10,11 @@
 //   `import` option that takes it over.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, readState, runHarness } from "../harness";
 import { issueCertificate } from "../mock/edge/pki";
-import { type MockServer, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const PREFIX = "co";
@@ -48,26 +46,17 @@ const EDGE = ["identities", "edge-router-policies", "cas"] as const;
 describe("create outcomes: partial creates, gateway errors after the commit, name clashes (harness)", function () {
   // Several harness runs each; on a loaded 2-core machine one takes 5-15 s.
   this.timeout(240_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
-
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "create-outcomes-"));
+  const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+  const setup = useHarnessSetup(mock, "create-outcomes-", () => {
     const ca = testCa("Create outcomes CA");
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = {
-      ...plain,
+    const config = {
       prefix: PREFIX,
       counts: JSON.stringify(COUNTS),
       caCerts: JSON.stringify([ca.certPem]),
       uploadCertPem: issueCertificate({ commonName: "uploaded.example.com" }).certPem,
     };
-    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, caKey0: ca.keyPem };
+    return { config, secretConfig: { caKey0: ca.keyPem } };
   });
-  after(() => mock?.close());
   afterEach(() => mock.faults.clear());
 
   const fd = () => mock.credentials.frontdoorId;
@@ -78,9 +67,9 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
   ) =>
     runHarness(command, {
       programDir: PROGRAM,
-      stateFile: path.join(dir, `${stack}.json`),
-      config: { ...config, counts: JSON.stringify(extra.counts ?? COUNTS) },
-      secretConfig,
+      stateFile: path.join(setup.dir, `${stack}.json`),
+      config: { ...setup.config, counts: JSON.stringify(extra.counts ?? COUNTS) },
+      secretConfig: setup.secretConfig,
       // Every resource's step starts at once (there are fewer than this).
       parallel: 16,
       expectNoChanges: extra.expectNoChanges,
@@ -105,7 +94,7 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     const objects = objectsInMock();
     assert.equal(objects.size, total, JSON.stringify([...objects.keys()]));
     for (const [name, ids] of objects) assert.equal(ids.length, 1, `${name} is duplicated: ${ids}`);
-    const state = readState(path.join(dir, `${stack}.json`));
+    const state = readState(path.join(setup.dir, `${stack}.json`));
     const inState = state.resources
       .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))
       .map((r) => String(r.id))
@@ -174,7 +163,7 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     const unfinished = state.resources.filter((r) => r.initErrors?.length).map((r) => r.name);
     assert.deepEqual(unfinished.sort(), failed.sort());
     // No secret of the program in the state's plain text (secret outputs of partial states included).
-    const text = fs.readFileSync(path.join(dir, "partial.json"), "utf8");
+    const text = fs.readFileSync(path.join(setup.dir, "partial.json"), "utf8");
     assert.doesNotMatch(text, /client-secret-0|api-key-0123456789-1|BEGIN (RSA )?PRIVATE KEY/);
 
     // A refresh reads the full objects: no drift (the partial states were the declaration's).
@@ -275,7 +264,7 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     // The identical ones were adopted, each with a warning the user sees naming it and its id. (The
     // run stops starting steps after the first failure, as Pulumi does: those not started yet, e.g.
     // the frontend waiting for its auth provider, are adopted by the next run.)
-    const state = readState(path.join(dir, "ours.json"));
+    const state = readState(path.join(setup.dir, "ours.json"));
     const adopted = state.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
     assert.equal(ours.report.summary.create, adopted.length);
     assert.ok(adopted.length >= 4, `adopted: ${adopted.map((r) => r.name)}`);
@@ -319,7 +308,7 @@ describe("create outcomes: partial creates, gateway errors after the commit, nam
     const failed = await run("up", "update-partial", { counts: { CustomFrontend: 1 } });
     assert.equal(failed.exitCode, 1, output(failed));
     assert.equal(mock.faults.pending, 0, "every fault was met");
-    const state = readState(path.join(dir, "update-partial.json"));
+    const state = readState(path.join(setup.dir, "update-partial.json"));
     const frontend = state.resources.find((r) => r.name === "frontend-0");
     // As Pulumi keeps it: the new inputs and the outputs the provider reported, with the init error.
     assert.equal(frontend?.initErrors?.length, 1, JSON.stringify(frontend));

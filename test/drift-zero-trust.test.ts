@@ -4,12 +4,9 @@
 // each reported on exactly the resource and properties that changed; a deleted object leaves the state
 // and the next `up` recreates it; `up` puts everything back and the stack refreshes clean again.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-zero-trust");
@@ -18,28 +15,17 @@ type Ids = Record<"type" | "custom" | "intercept" | "host" | "service" | "policy
 
 describe("Drift: services, policies and configs through the dynamic-provider host", function () {
   this.timeout(240_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
-
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-zt-"));
-    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = plain;
-    secretConfig = { "frontdoor:edgePassword": edgePassword };
-  });
-  after(() => mock?.close());
+  const mock = useMock();
+  const setup = useHarnessSetup(mock, "drift-zt-", undefined, ["frontdoor:edgePassword"]);
 
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh", expectNoChanges = false, extra: Record<string, string> = {}) =>
       runHarness(command, {
         programDir: PROGRAM,
-        stateFile: path.join(dir, `${prefix}.json`),
-        config: { ...config, mode, prefix, ...extra },
-        secretConfig,
+        stateFile: path.join(setup.dir, `${prefix}.json`),
+        config: { ...setup.config, mode, prefix, ...extra },
+        secretConfig: setup.secretConfig,
         expectNoChanges,
       });
   const expectClean = async (run: ReturnType<typeof stack>, why: string) => {

@@ -3,16 +3,13 @@
 // made behind Pulumi's back, each reported on exactly the resource and properties that changed,
 // with secrets masked; a deleted object leaves the state and the next `up` recreates it.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, readState, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
 import { createCertificateWithToken } from "../provider/functions/certificates";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
 import { EdgeClient } from "./support/edgeClient";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-all");
@@ -38,16 +35,9 @@ type Ids = Record<
 
 describe("Drift: every resource kind through the dynamic-provider host", function () {
   this.timeout(180_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
+  const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
   const fd = () => mock.credentials.frontdoorId;
-
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
-    const { "frontdoor:edgePassword": edgePassword, "frontdoor:token": token, ...plain } = mockConfig(mock);
+  const setup = useHarnessSetup(mock, "drift-", async () => {
     // The full auth policy names two external JWT signers, which must exist (as on a real controller).
     const admin = new EdgeClient(mock.url, mock.caPem);
     await admin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
@@ -65,15 +55,11 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       assert.equal(made.status, 201, JSON.stringify(made.body));
       signers.push(String(made.body.data.id));
     }
-    config = { ...plain, signerA: signers[0], signerB: signers[1] };
-    secretConfig = {
-      "frontdoor:edgePassword": edgePassword,
-      "frontdoor:token": token,
-      ssoClientSecret: SSO_SECRET,
-      partnerApiKey: PARTNER_KEY,
+    return {
+      config: { signerA: signers[0], signerB: signers[1] },
+      secretConfig: { ssoClientSecret: SSO_SECRET, partnerApiKey: PARTNER_KEY },
     };
   });
-  after(() => mock?.close());
 
   // Both stacks' first `up` run at once (separate processes and state files): the slowest step.
   let firstUps: Promise<[HarnessResult, HarnessResult]> | undefined;
@@ -89,9 +75,9 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     return (command: "up" | "refresh", expectNoChanges = false) =>
       runHarness(command, {
         programDir: PROGRAM,
-        stateFile: path.join(dir, `${prefix}.json`),
-        config: { ...config, mode, prefix, caCertPem: pki.certPem },
-        secretConfig: { ...secretConfig, caKeyPem: pki.keyPem },
+        stateFile: path.join(setup.dir, `${prefix}.json`),
+        config: { ...setup.config, mode, prefix, caCertPem: pki.certPem },
+        secretConfig: { ...setup.secretConfig, caKeyPem: pki.keyPem },
         expectNoChanges,
       });
   };
@@ -159,7 +145,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       assert.equal(enrollments.length, 1);
       for (const e of enrollments) mock.edge.remove("enrollments", String(e.id));
       await expectClean(run, "after status and enrollment moved on");
-      const state = readState(path.join(dir, "fu.json"));
+      const state = readState(path.join(setup.dir, "fu.json"));
       const frontend = state.resources.find((r) => r.name === "frontend");
       assert.equal(frontend?.outputs.status, "ACTIVE");
     });
@@ -235,9 +221,9 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       assert.deepEqual(property("ca", "isAuthEnabled"), { name: "isAuthEnabled", old: true, new: false });
       noPlaintext(drift, SSO_SECRET, ROTATED_SECRET, PARTNER_KEY);
       // Deleted objects left the state; the rest is still there.
-      const names = readState(path.join(dir, "fu.json")).resources.map((r) => r.name);
+      const names = readState(path.join(setup.dir, "fu.json")).resources.map((r) => r.name);
       assert.ok(!names.includes("cert"));
-      const token = readState(path.join(dir, "fu.json")).resources.find((r) => r.name === "token");
+      const token = readState(path.join(setup.dir, "fu.json")).resources.find((r) => r.name === "token");
       assert.equal(token?.outputs.status, "EXPIRED", "the used, expired token stays, shown as EXPIRED");
       assert.ok(names.includes("user") && names.includes("erp"));
     });

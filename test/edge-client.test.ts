@@ -8,6 +8,7 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient, nameFilter } from "../provider/http/edge";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import { totpCode } from "../provider/http/totp";
+import { useMock } from "./support/fixtures";
 
 function authCalls(mock: MockServer, path = "/edge/management/v1/authenticate"): number {
   return mock.log.filter((e) => e.method === "POST" && e.path === path).length;
@@ -157,11 +158,7 @@ describe("Edge client", () => {
 });
 
 describe("Edge client with a client certificate over TLS", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ tls: true });
-  });
-  after(() => mock.close());
+  const mock = useMock({ tls: true });
 
   it("authenticates with method=cert (mutual TLS) and verifies the server with the CA bundle", async () => {
     const issued = mock.edge.issueAdminCertificate();

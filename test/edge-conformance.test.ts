@@ -2,17 +2,11 @@
 // full lifecycle of each Edge resource must match the real controller's swagger, and every answer
 // it relied on must validate too (the mock records violations of both).
 import assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import { createChecked, engine, expectNoDrift, importById, testCa, updateChecked } from "./edge-support";
-import { configureFor, mockConfig } from "./support/engine";
+import { useMockProvider } from "./support/fixtures";
 
 describe("Edge conformance with the controller's swagger", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ edge: { validateRequests: true, validateResponses: true } });
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider({ edge: { validateRequests: true, validateResponses: true } });
 
   /** create, refresh, import, update, refresh, delete: the calls `up`/`refresh`/`destroy` make. */
   async function lifecycle(kind: string, inputs: Record<string, unknown>, changed: Record<string, unknown>) {

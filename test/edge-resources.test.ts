@@ -3,7 +3,6 @@
 // controller quirks that would otherwise show as false drift.
 import assert from "node:assert/strict";
 import { issueCertificate } from "../mock/edge/pki";
-import { type MockServer, startMockServer } from "../mock/server";
 import { type Props, UNKNOWN } from "../provider/resource";
 import {
   createChecked,
@@ -15,18 +14,12 @@ import {
   updateChecked,
 } from "./edge-support";
 import { EdgeClient } from "./support/edgeClient";
-import { configureFor, mockConfig } from "./support/engine";
+import { requestsTo, useMockProvider } from "./support/fixtures";
 
 describe("Edge resources", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
-  const requests = (method: string, pathPart: string) =>
-    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+  const requests = requestsTo(mock);
 
   describe("Identity", () => {
     it("creates with an ott enrollment, keeps the declared type, refreshes and imports without drift", async () => {

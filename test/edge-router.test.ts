@@ -4,7 +4,6 @@
 // properties, delete and 404-as-gone.
 import assert from "node:assert/strict";
 import { createPublicKey, verify } from "node:crypto";
-import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
 import {
@@ -16,22 +15,16 @@ import {
   refresh,
   updateChecked,
 } from "./edge-support";
-import { configureFor, mockConfig } from "./support/engine";
+import { requestsTo, useMockProvider } from "./support/fixtures";
 
 function jwtClaims(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8"));
 }
 
 describe("EdgeRouter", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
-  const requests = (method: string, pathPart: string) =>
-    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+  const requests = requestsTo(mock);
 
   it("is created with an enrollment JWT, refreshes and imports clean; consumed or expired is not drift", async () => {
     const inputs = { name: "er-west", roleAttributes: ["west", "public"], isTunnelerEnabled: true };

@@ -5,12 +5,10 @@
 // re-enrolls the router without replacing it, adoption with the `import` option, destroy.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { readState, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-routers-signers");
@@ -19,31 +17,17 @@ type Ids = Record<string, string>;
 
 describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-provider host", function () {
   this.timeout(180_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
-
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "edge-routers-"));
-    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = plain;
-    secretConfig = { "frontdoor:edgePassword": edgePassword };
-  });
-  after(() => {
-    mock?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const mock = useMock();
+  const setup = useHarnessSetup(mock, "edge-routers-", undefined, ["frontdoor:edgePassword"]);
 
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh" | "destroy", extra: Record<string, string> = {}, expectNoChanges = false) =>
       runHarness(command, {
         programDir: PROGRAM,
-        stateFile: path.join(dir, `${prefix}.json`),
-        config: { ...config, mode, prefix, ...extra },
-        secretConfig,
+        stateFile: path.join(setup.dir, `${prefix}.json`),
+        config: { ...setup.config, mode, prefix, ...extra },
+        secretConfig: setup.secretConfig,
         expectNoChanges,
       });
   const expectClean = async (
@@ -73,7 +57,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
       const ids = up.report.outputs.ids as Ids;
       const jwt = String(mock.edge.get("edge-routers", ids.router)?.enrollmentJwt);
       assert.match(jwt, /^ey/);
-      const stateText = fs.readFileSync(path.join(dir, `${prefix}.json`), "utf8");
+      const stateText = fs.readFileSync(path.join(setup.dir, `${prefix}.json`), "utf8");
       assert.ok(!stateText.includes(jwt), "the enrollment JWT is stored in clear text");
       assert.ok(!`${up.stdout}${up.stderr}`.includes(jwt), "the enrollment JWT is printed");
       assert.deepEqual((mock.edge.get("auth-policies", ids.policy) as any).primary.extJwt.allowedSigners, [
@@ -152,7 +136,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
 
   it("stage 2 updates every kind in place and re-enrolls the router (no replacement), then destroys", async () => {
     const run = stack("full", "erf");
-    const ids = readState(path.join(dir, "erf.json")).resources.find((r) => r.name === "router")!;
+    const ids = readState(path.join(setup.dir, "erf.json")).resources.find((r) => r.name === "router")!;
     const before = reEnrollments(ids.id);
     const oldJwt = mock.edge.get("edge-routers", ids.id)?.enrollmentJwt;
     const stage2 = await run("up", { stage: "2" });

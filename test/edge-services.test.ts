@@ -3,25 +3,18 @@
 // behind the provider's back reported on exactly the changed properties, import by id without diff,
 // replacement, delete, 404 as gone, and check-time validation of config data.
 import assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import { diffInputs, type Props, UNKNOWN } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
 import { createChecked, engine, expectNoDrift, importById, refresh, updateChecked } from "./edge-support";
-import { configureFor, mockConfig } from "./support/engine";
+import { requestsTo, useMockProvider } from "./support/fixtures";
 
 const INTERCEPT = { protocols: ["tcp"], addresses: ["app.ziti"], portRanges: [{ low: 443, high: 443 }] };
 const HOST = { protocol: "tcp", address: "127.0.0.1", port: 8443 };
 
 describe("Edge services, policies and configs", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
-  const requests = (method: string, pathPart: string) =>
-    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+  const requests = requestsTo(mock);
 
   /** The properties a refresh reports as changed (as the engine's Diff sees them). */
   async function drifted(kind: string, id: string, outs: Props, inputs: Props): Promise<string[] | "gone"> {

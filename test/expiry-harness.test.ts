@@ -5,9 +5,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, readState, runHarness } from "../harness";
+import { readState, runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { selfSignedPem } from "./frontdoor-pki";
+import { runOptions } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "expiry-warnings");
 const DAY_S = 24 * 60 * 60;
@@ -21,21 +22,12 @@ describe("Expiry warnings and days left through the dynamic-provider host", func
   let stateFile: string;
   const certPem = selfSignedPem("partner.example.com", 10);
 
-  const opts = (
-    config: Record<string, string> = {},
-    extra: Partial<HarnessOptions> = {},
-  ): HarnessOptions => ({
+  const opts = runOptions(() => ({
     programDir: program,
     stateFile,
-    config: {
-      "frontdoor:apiUrl": mock.url,
-      "frontdoor:frontdoorId": mock.credentials.frontdoorId,
-      certPem,
-      ...config,
-    },
+    config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": mock.credentials.frontdoorId, certPem },
     secretConfig: { "frontdoor:token": mock.credentials.frontdoorToken },
-    ...extra,
-  });
+  }));
 
   before(async () => {
     // Tokens live 3 days: outside the tokens' default window (1 day), inside a 5-day one.

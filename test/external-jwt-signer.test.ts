@@ -2,7 +2,6 @@
 // certificate signers, the controller's "" and zero-time answers for "none" (not drift), update with
 // PUT, import, exact drift, an AuthPolicy that allows the signer by id, delete and 404-as-gone.
 import assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -14,18 +13,12 @@ import {
   testCa,
   updateChecked,
 } from "./edge-support";
-import { configureFor, mockConfig } from "./support/engine";
+import { requestsTo, useMockProvider } from "./support/fixtures";
 
 describe("ExternalJwtSigner", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
-  const requests = (method: string, pathPart: string) =>
-    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+  const requests = requestsTo(mock);
 
   it("a JWKS signer: created, refreshed and imported clean, allowed by an AuthPolicy, updated, drift, delete", async () => {
     const inputs: Props = {

@@ -6,14 +6,12 @@
 // exactly the declared objects (none lost, none twice), and after destroy none of them.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, runHarness } from "../harness";
 import { issueCertificate } from "../mock/edge/pki";
 import type { FaultKind } from "../mock/faults";
-import { type MockServer, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "faults-all");
 const PREFIX = "flt";
@@ -61,18 +59,10 @@ const EDGE_COLLECTIONS = {
 
 describe("seeded faults: 200 resources of every kind through up, refresh and destroy", function () {
   this.timeout(120_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
-
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "faults-"));
+  const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+  const setup = useHarnessSetup(mock, "faults-", () => {
     const cas = Array.from({ length: COUNTS.Ca }, (_, i) => testCa(`Fault CA ${i}`));
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = {
-      ...plain,
+    const config = {
       // Enough retries that a 25% fault rate cannot exhaust them (0.25^11 per request).
       "frontdoor:maxRetries": "10",
       prefix: PREFIX,
@@ -80,13 +70,8 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
       caCerts: JSON.stringify(cas.map((ca) => ca.certPem)),
       uploadCertPem: issueCertificate({ commonName: "uploaded.example.com" }).certPem,
     };
-    secretConfig = {
-      "frontdoor:token": token,
-      "frontdoor:edgePassword": edgePassword,
-      ...Object.fromEntries(cas.map((ca, i) => [`caKey${i}`, ca.keyPem])),
-    };
+    return { config, secretConfig: Object.fromEntries(cas.map((ca, i) => [`caKey${i}`, ca.keyPem])) };
   });
-  after(() => mock?.close());
 
   const run = (
     command: "up" | "refresh" | "destroy",
@@ -94,9 +79,9 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
   ) =>
     runHarness(command, {
       programDir: PROGRAM,
-      stateFile: path.join(dir, "state.json"),
-      config,
-      secretConfig,
+      stateFile: path.join(setup.dir, "state.json"),
+      config: setup.config,
+      secretConfig: setup.secretConfig,
       parallel: 16,
       ...extra,
     });
@@ -179,7 +164,7 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
       [],
     );
     // The state has one entry per declared resource, each with the id of an object in the mock.
-    const state = JSON.parse(fs.readFileSync(path.join(dir, "state.json"), "utf8"));
+    const state = JSON.parse(fs.readFileSync(path.join(setup.dir, "state.json"), "utf8"));
     const resources = (state.resources ?? []).filter((r: any) => !String(r.type).startsWith("pulumi:"));
     assert.equal(resources.length, 200);
 
@@ -207,8 +192,8 @@ describe("seeded faults: 200 resources of every kind through up, refresh and des
     // Retries are bounded by time (frontdoor:retryTimeoutSeconds, 120 s), not by a small count: at
     // 50%, ten refusals in a row hit one request in a thousand, which a count of ten would fail on.
     this.timeout(300_000);
-    const { "frontdoor:maxRetries": _count, ...defaults } = config;
-    const storm = { config: defaults, stateFile: path.join(dir, "storm-state.json") };
+    const { "frontdoor:maxRetries": _count, ...defaults } = setup.config;
+    const storm = { config: defaults, stateFile: path.join(setup.dir, "storm-state.json") };
     const stormRun = async (command: "up" | "destroy", seed: number) => {
       mock.clearLog();
       mock.faults.random({ seed, rate: 0.5, kinds: ["429"], retryAfterSeconds: 1 });

@@ -9,6 +9,7 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { importSnippets } from "../provider/tools/importSnippets";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
+import { useMock } from "./support/fixtures";
 
 /** A loopback server that records the Authorization header of each request and answers an empty page. */
 async function headerRecorder(): Promise<{
@@ -32,11 +33,7 @@ async function headerRecorder(): Promise<{
 }
 
 describe("Frontdoor contract: Basic username:token", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-  });
-  after(() => mock.close());
+  const mock = useMock();
 
   it("sends exactly 'Basic <username:token>' (one space, colon, no base64), which the mock accepts", async () => {
     const recorder = await headerRecorder();

@@ -9,9 +9,10 @@ import { createPublicKey, X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type HarnessOptions, type HarnessResult, type Report, readState, runHarness } from "../harness";
+import { type HarnessResult, type Report, readState, runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
+import { runOptions } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "frontdoor-lifecycle");
 const SSO_SECRET = "lifecycle-sso-client-secret-7f3a";
@@ -43,20 +44,16 @@ describe("Frontdoor certificates, tokens and custom frontends through the dynami
   const uploadedA = selfSignedPem("partner-a.example.com");
   const uploadedB = selfSignedPem("partner-b.example.com");
 
-  const opts = (
-    config: Record<string, string> = {},
-    extra: Partial<HarnessOptions> = {},
-  ): HarnessOptions => ({
+  const opts = runOptions(() => ({
     programDir: program,
     stateFile,
-    config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": fd(), ...config },
+    config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": fd() },
     secretConfig: {
       "frontdoor:token": mock.credentials.frontdoorToken,
       ssoClientSecret: SSO_SECRET,
       apiKey: API_KEY,
     },
-    ...extra,
-  });
+  }));
   const assertNoSecrets = (result: HarnessResult) => {
     const texts = { state: fs.readFileSync(stateFile, "utf8"), stdout: result.stdout, stderr: result.stderr };
     for (const [where, text] of Object.entries(texts)) {

@@ -12,6 +12,7 @@ import { resourceDefinition } from "../provider/resources";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
 import { advanceClock, resetClock } from "./support/clock";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { useMock } from "./support/fixtures";
 
 const KIND = "CertificateRequestToken";
 
@@ -166,12 +167,8 @@ describe("CertificateRequestToken (engine against the mock)", () => {
 });
 
 describe("CertificateRequestToken expiry", () => {
-  let mock: MockServer;
-  before(async () => {
-    // An hour's tokens, expired by moving the (fake) clock past the hour: no one-second lifetimes.
-    mock = await startMockServer({ frontdoor: { certificateRequestTokenTtlSeconds: 3600 } });
-  });
-  after(() => mock.close());
+  // An hour's tokens, expired by moving the (fake) clock past the hour: no one-second lifetimes.
+  const mock = useMock({ frontdoor: { certificateRequestTokenTtlSeconds: 3600 } });
   beforeEach(() => configureFor(mockConfig(mock)));
   afterEach(resetClock);
 
@@ -251,11 +248,7 @@ describe("CertificateRequestToken expiry", () => {
 });
 
 describe("CertificateRequestToken with a service that deletes used tokens", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { consumeCertificateRequestTokens: true } });
-  });
-  after(() => mock.close());
+  const mock = useMock({ frontdoor: { consumeCertificateRequestTokens: true } });
   beforeEach(() => configureFor(mockConfig(mock)));
 
   it("keeps a consumed token as CONSUMED (no drift); a token deleted otherwise is reported gone", async () => {

@@ -6,26 +6,21 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type HarnessOptions, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
+import { tempDir, useMock } from "./support/fixtures";
 
 const example = path.resolve(__dirname, "..", "examples", "gitops");
 const CLIENT_SECRET = "gitops-oidc-client-secret-7";
 
 describe("GitOps flows (examples/gitops) through the harness", function () {
   this.timeout(120_000);
-  let mock: MockServer;
+  const mock = useMock();
   let workdir: string;
 
   // The repository checkout the pipeline works on: a copy of the example that a pull request edits.
-  before(async () => {
-    mock = await startMockServer();
-    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-gitops-"));
+  before(() => {
+    workdir = tempDir(".work-gitops-", path.join(__dirname, "programs"));
     for (const file of ["Pulumi.yaml", "package.json", "index.ts"])
       fs.copyFileSync(path.join(example, file), path.join(workdir, file));
-  });
-  after(async () => {
-    await mock.close();
-    fs.rmSync(workdir, { recursive: true, force: true });
   });
 
   const opts = (extra: Partial<HarnessOptions> = {}): HarnessOptions => ({

@@ -2,10 +2,8 @@
 // large stack never sits silent; the closing report then adds only drift, outputs and counts.
 import * as assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "../mock/server";
+import { tempDir, useMock } from "./support/fixtures";
 
 const HARNESS_CLI = path.join(__dirname, "..", "harness", "cli.ts");
 const program = path.resolve(__dirname, "..", "bench", "programs", "many");
@@ -33,15 +31,10 @@ function harnessText(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: nu
 
 describe("harness progress output", function () {
   this.timeout(180_000);
-  let mock: MockServer;
+  const mock = useMock();
   let dir: string;
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-progress-"));
-  });
-  after(async () => {
-    await mock.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    dir = tempDir("harness-progress-");
   });
 
   it("prints each step as it finishes with a running count, then the summary", async () => {

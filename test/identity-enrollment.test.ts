@@ -4,10 +4,10 @@
 // entry points. test/real-enrollment.test.ts does the same against a real controller.
 import * as assert from "node:assert/strict";
 import { createSign, generateKeyPairSync, X509Certificate } from "node:crypto";
-import { type MockServer, startMockServer } from "../mock/server";
 import { enrollIdentity } from "../provider/functions/enrollment";
 import { certificateLogin, visibleServices } from "./support/clientAccess";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { useMock } from "./support/fixtures";
 
 const KIND = "Identity";
 const ENROLL_PATH = "/edge/client/v1/enroll/ott";
@@ -26,11 +26,7 @@ function claimsOf(jwt: string): Record<string, any> {
 
 describe("Identity enrollment (enrollIdentity and re-issue) against the mock", function () {
   this.timeout(60_000);
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ tls: true });
-  });
-  after(() => mock.close());
+  const mock = useMock({ tls: true });
   beforeEach(async () => {
     await configureFor(mockConfig(mock));
     mock.clearLog();

@@ -8,14 +8,10 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
+import { tempDir, useMockProvider } from "./support/fixtures";
 
 describe("import snippets", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   it("prints one adopting declaration per existing auth provider, secrets as placeholders", async () => {
     const sso = await createChecked("AuthProvider", {
@@ -53,16 +49,10 @@ describe("import snippets", () => {
 
 describe("import snippets, adopted through the dynamic-provider host", function () {
   this.timeout(120_000);
-  let mock: MockServer;
+  const mock = useMockProvider();
   let workdir: string;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
-  });
-  after(async () => {
-    await mock.close();
-    fs.rmSync(workdir, { recursive: true, force: true });
+  before(() => {
+    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
   });
 
   it("prints a program that the harness imports without a change, for Frontdoor and Edge objects", async () => {

@@ -2,7 +2,6 @@
 // create, refresh and import without drift, update with PUT, drift on exactly the changed properties,
 // typeId change as a replacement, check-time errors naming the property, delete and 404-as-gone.
 import assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
 import {
   createChecked,
@@ -13,7 +12,7 @@ import {
   refresh,
   updateChecked,
 } from "./edge-support";
-import { configureFor, mockConfig } from "./support/engine";
+import { requestsTo, useMockProvider } from "./support/fixtures";
 
 const HASH = "a".repeat(128);
 const FINGERPRINT = "b".repeat(40);
@@ -74,15 +73,9 @@ const TYPES: { inputs: Props; change: Props }[] = [
 ];
 
 describe("PostureCheck", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
-  const requests = (method: string, pathPart: string) =>
-    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+  const requests = requestsTo(mock);
 
   for (const { inputs: typeInputs, change } of TYPES) {
     const type = String(typeInputs.typeId);

@@ -5,17 +5,16 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as os from "node:os";
 import * as path from "node:path";
 import { readState, runHarness } from "../harness";
 import { isSecret } from "../harness/secrets";
-import { type MockServer, startMockServer } from "../mock/server";
 import { HttpClient } from "../provider/http/client";
 import { ApiError } from "../provider/http/errors";
 import { setDebug } from "../provider/log";
 import { redact, registerSecret } from "../provider/redact";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
+import { tempDir, useMock } from "./support/fixtures";
 import { encodedForms } from "./support/oracles/leaks";
 
 /** Every form a secret may leak in (plain, JSON-escaped, base64(url), hex, URL-encoded: test/support/oracles). */
@@ -23,15 +22,10 @@ const leakedForms = encodedForms;
 
 describe("secret inputs given as plain values are stored as secrets", function () {
   this.timeout(120_000);
-  let mock: MockServer;
+  const mock = useMock();
   let dir: string;
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "plain-secrets-"));
-  });
-  after(async () => {
-    await mock?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    dir = tempDir("plain-secrets-");
   });
 
   /** One resource declared with plain inputs (the program reads them with config.requireObject). */

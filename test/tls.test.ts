@@ -4,9 +4,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "../mock/server";
 import { CONFIG_KEYS } from "../provider/config";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
+import { useMock } from "./support/fixtures";
 
 const provider = {
   name: "tls-sso",
@@ -15,11 +15,7 @@ const provider = {
 };
 
 describe("TLS", () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockServer({ tls: true });
-  });
-  after(() => mock.close());
+  const mock = useMock({ tls: true });
 
   it("connects to an HTTPS server with its own CA when given the CA bundle as PEM", async () => {
     assert.match(mock.url, /^https:\/\/127\.0\.0\.1:/);

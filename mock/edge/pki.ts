@@ -3,6 +3,7 @@
 // certificates for tests (admin client certificates, CAs, CA verification certificates).
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import forge from "node-forge";
+import { readCsr } from "../pki";
 
 export type Certificate = forge.pki.Certificate;
 
@@ -118,19 +119,11 @@ export function signClientCsr(
   commonName: string,
   days = 365,
 ): { cert: Certificate; certPem: string } {
-  let csr: forge.pki.CertificateSigningRequest;
-  try {
-    csr = forge.pki.certificationRequestFromPem(csrPem);
-  } catch {
+  const read = readCsr(csrPem);
+  if (!read)
     throw new Error("the CSR could not be parsed (PEM CERTIFICATE REQUEST with an RSA key expected)");
-  }
-  let valid = false;
-  try {
-    valid = csr.verify();
-  } catch {
-    valid = false;
-  }
-  if (!valid) throw new Error("the CSR's signature is invalid");
+  if (!read.selfSigned) throw new Error("the CSR's signature is invalid");
+  const csr = read.csr;
   const cert = forge.pki.createCertificate();
   cert.publicKey = csr.publicKey as forge.pki.PublicKey;
   cert.serialNumber = `01${randomBytes(8).toString("hex")}`;

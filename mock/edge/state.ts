@@ -189,6 +189,33 @@ export interface ApiSession {
 
 export const DEFAULT_AUTH_POLICY_ID = "default";
 
+/** An auth policy's primary section with every method off and every limit 0. */
+export function zeroPrimary(): AuthPolicyPrimary {
+  return {
+    cert: { allowed: false, allowExpiredCerts: false },
+    extJwt: { allowed: false, allowedSigners: [] },
+    updb: {
+      allowed: false,
+      minPasswordLength: 0,
+      requireSpecialChar: false,
+      requireNumberChar: false,
+      requireMixedCase: false,
+      maxAttempts: 0,
+      lockoutDurationMinutes: 0,
+    },
+  };
+}
+
+/** The `default` policy's primary section as a fresh controller has it: every method allowed. */
+function defaultPolicyPrimary(): AuthPolicyPrimary {
+  const primary = zeroPrimary();
+  primary.cert = { allowed: true, allowExpiredCerts: true };
+  primary.extJwt.allowed = true;
+  primary.updb.allowed = true;
+  primary.updb.minPasswordLength = 5;
+  return primary;
+}
+
 export class EdgeState {
   readonly identities = new Collection<IdentityRecord>("identities", [
     "id",
@@ -336,19 +363,7 @@ export class EdgeState {
       id: DEFAULT_AUTH_POLICY_ID,
       name: "Default",
       tags: {},
-      primary: {
-        cert: { allowed: true, allowExpiredCerts: true },
-        extJwt: { allowed: true, allowedSigners: [] },
-        updb: {
-          allowed: true,
-          minPasswordLength: 5,
-          requireSpecialChar: false,
-          requireNumberChar: false,
-          requireMixedCase: false,
-          maxAttempts: 0,
-          lockoutDurationMinutes: 0,
-        },
-      },
+      primary: defaultPolicyPrimary(),
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
     for (const type of BUILT_IN_CONFIG_TYPES)

@@ -7,38 +7,25 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 export const TOTP_STEP_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 
+// base32 (RFC 4648) through a string of bits, five per character: slow but plain, and a path of
+// its own (the provider has its own TOTP code; each side checks the other against RFC vectors).
 export function base32Decode(text: string): Buffer {
   const clean = text.toUpperCase().replace(/[\s=-]/g, "");
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const char of clean) {
-    const index = ALPHABET.indexOf(char);
-    if (index < 0) throw new Error("invalid base32 secret");
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
+  const bits = [...clean]
+    .map((char) => {
+      const index = ALPHABET.indexOf(char);
+      if (index < 0) throw new Error("invalid base32 secret");
+      return index.toString(2).padStart(5, "0");
+    })
+    .join("");
+  // Trailing bits short of a byte are padding.
+  return Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
 }
 
 export function base32Encode(data: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of data) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
-  return out;
+  const bits = [...data].map((byte) => byte.toString(2).padStart(8, "0")).join("");
+  const groups = bits.match(/.{1,5}/g) ?? [];
+  return groups.map((group) => ALPHABET[Number.parseInt(group.padEnd(5, "0"), 2)]).join("");
 }
 
 /** A fresh 160-bit secret, base32. */
@@ -48,12 +35,13 @@ export function newTotpSecret(): string {
 
 /** The HOTP value of a key for a counter (RFC 4226 dynamic truncation). */
 export function hotp(key: Buffer, counter: number, digits = TOTP_DIGITS): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac("sha1", key).update(message).digest();
-  const offset = mac[mac.length - 1] & 0x0f;
-  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 10 ** digits).padStart(digits, "0");
+  const counterBytes = Buffer.alloc(8);
+  counterBytes.writeBigUInt64BE(BigInt(counter));
+  const hs = createHmac("sha1", key).update(counterBytes).digest();
+  // RFC 4226 section 5.3, as its reference code writes it.
+  const offset = hs[19] & 0xf;
+  const snum = ((hs[offset] & 0x7f) << 24) | (hs[offset + 1] << 16) | (hs[offset + 2] << 8) | hs[offset + 3];
+  return String(snum % 10 ** digits).padStart(digits, "0");
 }
 
 /** The TOTP code of a base32 secret at a time (ms since the epoch). */

@@ -2,11 +2,10 @@
 // Types: OIDC (issuer URL, client_id, client_secret, scopes?, supports_pkce?) and API_KEY
 // (header_name: an HTTP header token, api_key: at least 16 characters). Extra data properties are
 // rejected. Names are unique within a frontdoor (409). Stored secrets are returned, as the real API does.
-import { assertNameFree, methodNotAllowed, type RequestContext } from "./context";
+import { assertNameFree, listOrCreate, methodNotAllowed, type RequestContext, requireOne } from "./context";
 import { frontendsUsing, touchFrontend } from "./customFrontends";
 import {
   conflict,
-  invalidRequest,
   type JsonObject,
   jsonBody,
   noContent,
@@ -16,7 +15,6 @@ import {
   type PropertyRule,
   validate,
 } from "./http";
-import { pageOf } from "./paging";
 import { type FrontdoorState, newId } from "./store";
 
 const COLLECTION = "auth-providers";
@@ -80,14 +78,8 @@ const listItem = (record: JsonObject) => ({
 
 export function handleAuthProviders(ctx: RequestContext) {
   const { req, fd, rest } = ctx;
-  if (rest.length === 0) {
-    if (req.method === "GET")
-      return ok(pageOf([...fd.collection(COLLECTION).values()].map(listItem), req.query, "name"));
-    if (req.method === "POST") return ok(create(fd, jsonBody(req)), 201);
-    throw methodNotAllowed(req.method);
-  }
-  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
-  const record = fd.require(COLLECTION, rest[0], "auth provider");
+  if (rest.length === 0) return listOrCreate(ctx, COLLECTION, listItem, () => create(fd, jsonBody(req)));
+  const record = requireOne(ctx, COLLECTION, "auth provider");
   switch (req.method) {
     case "GET":
       return ok(record);

@@ -6,12 +6,13 @@
 // authenticated call like any other (only token-based certificate creation is anonymous).
 import { randomBytes } from "node:crypto";
 import {
-  assertNameFree,
-  CERTIFICATE_NAMESPACE,
+  assertCertificateNameFree,
   deletionRecord,
   type FrontdoorMockOptions,
+  listOrCreate,
   methodNotAllowed,
   type RequestContext,
+  requireOne,
   serverNow,
 } from "./context";
 import {
@@ -26,7 +27,6 @@ import {
   unauthorized,
   validate,
 } from "./http";
-import { pageOf } from "./paging";
 import { type FrontdoorState, newId, nowIso } from "./store";
 
 const COLLECTION = "certificate-request-tokens";
@@ -75,14 +75,15 @@ function lookUpByToken(ctx: RequestContext, token: string) {
 
 export function handleCertificateRequestTokens(ctx: RequestContext) {
   const { req, fd, rest } = ctx;
-  if (rest.length === 0) {
-    if (req.method === "GET") return ok(pageOf([...fd.collection(COLLECTION).values()], req.query, "name"));
-    if (req.method === "POST") return ok(create(ctx, jsonBody(req)), 201);
-    throw methodNotAllowed(req.method);
-  }
+  if (rest.length === 0)
+    return listOrCreate(
+      ctx,
+      COLLECTION,
+      (record) => record,
+      () => create(ctx, jsonBody(req)),
+    );
   if (rest.length === 2 && rest[0] === "by-token") return lookUpByToken(ctx, rest[1]);
-  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
-  const record = fd.require(COLLECTION, rest[0], "certificate request token");
+  const record = requireOne(ctx, COLLECTION, "certificate request token");
   switch (req.method) {
     case "GET":
       return ok(record);
@@ -106,7 +107,7 @@ function create(ctx: RequestContext, body: JsonObject): JsonObject {
   const { fd } = ctx;
   rejectImmutable(body);
   validate(body, BODY_RULES);
-  assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string);
+  assertCertificateNameFree(fd, body.name as string);
   const now = serverNow(ctx.options);
   const ttlSeconds = ctx.options.certificateRequestTokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   return fd.insert(COLLECTION, {
@@ -132,8 +133,7 @@ function update(
 ): JsonObject {
   rejectImmutable(body);
   validate(body, rules);
-  if (body.name !== undefined)
-    assertNameFree(fd, CERTIFICATE_NAMESPACE, body.name as string, record.id as string);
+  if (body.name !== undefined) assertCertificateNameFree(fd, body.name as string, record.id as string);
   if (body.name !== undefined) record.name = body.name;
   for (const field of OPTIONAL_FIELDS) {
     // PUT replaces: an optional field left out becomes null. PATCH changes only what it names.

@@ -8,15 +8,16 @@ import { PkiInputError, parseVerifiedCsr, type SubjectFields, signCsr } from "..
 import type { MockRequest } from "../types";
 import { afterTokenUse, usableToken } from "./certificateRequestTokens";
 import {
+  assertCertificateNameFree,
   assertNameFree,
-  CERTIFICATE_NAMESPACE,
   deletionRecord,
   type FrontdoorMockOptions,
+  listOrCreate,
   methodNotAllowed,
   type RequestContext,
+  requireOne,
 } from "./context";
 import { invalidRequest, type JsonObject, jsonBody, nonEmpty, ok, type PropertyRule, validate } from "./http";
-import { pageOf } from "./paging";
 import { type FrontdoorState, newId, nowIso } from "./store";
 
 const COLLECTION = "client-certificates";
@@ -80,14 +81,9 @@ function insertCertificate(fd: FrontdoorState, name: string, value: string, crea
 
 export function handleClientCertificates(ctx: RequestContext) {
   const { req, fd, rest } = ctx;
-  if (rest.length === 0) {
-    if (req.method === "GET")
-      return ok(pageOf([...fd.collection(COLLECTION).values()].map(summary), req.query, "name"));
-    if (req.method === "POST") return ok(summary(create(ctx, jsonBody(req))), 201);
-    throw methodNotAllowed(req.method);
-  }
-  if (rest.length !== 1) throw invalidRequest(`unknown path ${req.path}`);
-  const record = fd.require(COLLECTION, rest[0], "client certificate");
+  if (rest.length === 0)
+    return listOrCreate(ctx, COLLECTION, summary, () => summary(create(ctx, jsonBody(req))));
+  const record = requireOne(ctx, COLLECTION, "client certificate");
   switch (req.method) {
     case "GET":
       return ok(record);
@@ -115,13 +111,13 @@ export function handleClientCertificates(ctx: RequestContext) {
 
 function create(ctx: RequestContext, body: JsonObject): JsonObject {
   validate(body, BODY_RULES);
-  assertNameFree(ctx.fd, CERTIFICATE_NAMESPACE, body.name as string);
+  assertCertificateNameFree(ctx.fd, body.name as string);
   const value = certificateFromValue(ctx.fd, body.value as string);
   return insertCertificate(ctx.fd, body.name as string, value, ctx.principal);
 }
 
 function rename(fd: FrontdoorState, record: JsonObject, name: string): void {
-  assertNameFree(fd, CERTIFICATE_NAMESPACE, name, record.id as string);
+  assertCertificateNameFree(fd, name, record.id as string);
   record.name = name;
 }
 

@@ -1,6 +1,7 @@
 // What a resource handler of the Frontdoor mock gets for one request, and helpers they share.
 import type { MockRequest, MockResponse } from "../types";
-import { FrontdoorError, type JsonObject } from "./http";
+import { FrontdoorError, invalidRequest, type JsonObject, ok } from "./http";
+import { pageOf } from "./paging";
 import { type Collection, type FrontdoorState, nowIso } from "./store";
 
 export interface FrontdoorMockOptions {
@@ -74,5 +75,31 @@ function describeCertificateName(collection: Collection): string {
   return collection === "client-certificates" ? "a client certificate" : "a certificate request token";
 }
 
-/** Certificates and certificate request tokens share one namespace within a frontdoor. */
-export const CERTIFICATE_NAMESPACE: Collection[] = ["client-certificates", "certificate-request-tokens"];
+/** Certificates and certificate request tokens share one namespace of names within a frontdoor. */
+export function assertCertificateNameFree(fd: FrontdoorState, name: string, exceptId?: string): void {
+  assertNameFree(fd, ["client-certificates", "certificate-request-tokens"], name, exceptId);
+}
+
+/**
+ * A request for the collection itself (no id in the path): GET lists every record (each shown
+ * through `view`, sorted by `sortField` unless the query asks otherwise), POST creates one (201).
+ */
+export function listOrCreate(
+  ctx: RequestContext,
+  collection: Collection,
+  view: (record: JsonObject) => JsonObject,
+  create: () => unknown,
+  sortField = "name",
+): MockResponse {
+  const { req, fd } = ctx;
+  if (req.method === "GET")
+    return ok(pageOf([...fd.collection(collection).values()].map(view), req.query, sortField));
+  if (req.method === "POST") return ok(create(), 201);
+  throw methodNotAllowed(req.method);
+}
+
+/** The record named by the one path segment below the collection (400 for a longer path, 404 when unknown). */
+export function requireOne(ctx: RequestContext, collection: Collection, what: string): JsonObject {
+  if (ctx.rest.length !== 1) throw invalidRequest(`unknown path ${ctx.req.path}`);
+  return ctx.fd.require(collection, ctx.rest[0], what);
+}

@@ -5,9 +5,8 @@ import {
   assertValidSettings,
   pemSetting,
   type RawSettings,
-  requestTimeoutMs,
   required,
-  retryPolicy,
+  transportSettings,
   zitiIdentitySetting,
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
@@ -53,9 +52,8 @@ export class EdgeClient {
       {
         baseUrl: edgeUrl.replace(/\/+$/, "") + EDGE_BASE_PATH,
         apiName: "Edge management API",
+        ...transportSettings(settings),
         tls: { caBundle: caBundle || undefined, clientCertPem, clientKeyPem },
-        retry: retryPolicy(settings),
-        timeoutMs: requestTimeoutMs(settings),
       },
       this.auth,
       edgeError,

@@ -1,13 +1,6 @@
 // The Frontdoor management API client: every path is under /frontdoor/{frontdoorId}; errors are
 // `{error, message}`; lists come in pages `{content, pageable, totalElements, totalPages}`.
-import {
-  assertValidSettings,
-  pemSetting,
-  type RawSettings,
-  requestTimeoutMs,
-  required,
-  retryPolicy,
-} from "../config";
+import { assertValidSettings, type RawSettings, required, transportSettings } from "../config";
 import type { AuthScheme, RequestOptions } from "./client";
 import { HttpClient } from "./client";
 import {
@@ -33,11 +26,7 @@ export class FrontdoorClient {
   constructor(settings: RawSettings, auth?: AuthScheme) {
     assertValidSettings(settings);
     const baseUrl = required(settings, "apiUrl", "The Frontdoor API");
-    const options = {
-      tls: { caBundle: pemSetting(settings.caBundle, "caBundle") },
-      retry: retryPolicy(settings),
-      timeoutMs: requestTimeoutMs(settings),
-    };
+    const options = transportSettings(settings);
     this.http = new HttpClient(
       { ...options, baseUrl, apiName: "Frontdoor API" },
       auth ?? frontdoorAuth(settings, options),

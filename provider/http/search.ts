@@ -2,14 +2,7 @@
 // credentials (Elasticsearch/OpenSearch query DSL). It is a thin layer over HttpClient so searches get
 // the same retries, CA bundle handling and redacted errors as the management APIs; a vendor search
 // client would add a dependency and, for Elasticsearch's, send POST and its own media type instead.
-import {
-  assertValidSettings,
-  pemSetting,
-  type RawSettings,
-  requestTimeoutMs,
-  required,
-  retryPolicy,
-} from "../config";
+import { assertValidSettings, type RawSettings, required, transportSettings } from "../config";
 import { registerSecret } from "../redact";
 import { HttpClient } from "./client";
 import { ApiError } from "./errors";
@@ -45,9 +38,7 @@ export class SearchClient {
       {
         baseUrl,
         apiName: "Event search",
-        tls: { caBundle: pemSetting(merged.caBundle, "caBundle") },
-        retry: retryPolicy(merged),
-        timeoutMs: requestTimeoutMs(merged),
+        ...transportSettings(merged),
         connections: 4,
       },
       basicAuth(username, password),

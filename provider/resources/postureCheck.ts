@@ -20,24 +20,26 @@ const nonEmptySet = (what: string) =>
     .min(1, `at least one ${what}`)
     .refine((list) => new Set(list).size === list.length, { message: `${what}s must not repeat` });
 
+/** A list of non-empty strings, empty unless given (empty means "any" in a posture check). */
+const anyOf = (description: string) => z.array(z.string().min(1)).default([]).describe(description);
+
 export const PostureOperatingSystem = z
   .strictObject({
     type: osType,
-    versions: z
-      .array(z.string().min(1))
-      .default([])
-      .describe('Allowed versions, e.g. ">=10.0.19041" (empty: any version).'),
+    versions: anyOf('Allowed versions, e.g. ">=10.0.19041" (empty: any version).'),
   })
   .meta({ id: "PostureCheckOperatingSystem", description: "An allowed operating system." });
 
+/** The fields a PROCESS and a PROCESS_MULTI check share. */
+const processFields = {
+  osType,
+  path: z.string().min(1).describe("Absolute path of the executable."),
+  hashes: anyOf("Allowed SHA-512 hashes of the binary (empty: any)."),
+};
+
 export const PostureProcess = z
   .strictObject({
-    osType,
-    path: z.string().min(1).describe("Absolute path of the executable."),
-    hashes: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
+    ...processFields,
     signerFingerprint: z
       .string()
       .min(1)
@@ -48,16 +50,10 @@ export const PostureProcess = z
 
 export const PostureProcessMulti = z
   .strictObject({
-    osType,
-    path: z.string().min(1).describe("Absolute path of the executable."),
-    hashes: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("Allowed SHA-512 hashes of the binary (empty: any)."),
-    signerFingerprints: z
-      .array(z.string().min(1))
-      .default([])
-      .describe("SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any)."),
+    ...processFields,
+    signerFingerprints: anyOf(
+      "SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).",
+    ),
   })
   .meta({ id: "PostureCheckProcessMulti", description: "One of the processes of a PROCESS_MULTI check." });
 

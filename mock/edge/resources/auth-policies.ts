@@ -4,35 +4,20 @@
 // 200 but does not apply them: each field it sent is reset to the controller's default (for
 // minPasswordLength 5), the fields it did not send stay as they were. Clients must PUT.
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
+import { ApiError, created, empty, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import {
   type AuthPolicyPrimary,
   type AuthPolicyRecord,
   DEFAULT_AUTH_POLICY_ID,
   type EdgeState,
+  zeroPrimary,
 } from "../state";
-import { asObject, type Body, bool, int, object, str, stringList, tags } from "../validate";
+import { type Body, bool, int, object, str, stringList, tags } from "../validate";
 
 const UPDB_INTEGERS = ["minPasswordLength", "maxAttempts", "lockoutDurationMinutes"] as const;
 const UPDB_BOOLEANS = ["allowed", "requireSpecialChar", "requireNumberChar", "requireMixedCase"] as const;
-
-function zeroPrimary(): AuthPolicyPrimary {
-  return {
-    cert: { allowed: false, allowExpiredCerts: false },
-    extJwt: { allowed: false, allowedSigners: [] },
-    updb: {
-      allowed: false,
-      minPasswordLength: 0,
-      requireSpecialChar: false,
-      requireNumberChar: false,
-      requireMixedCase: false,
-      maxAttempts: 0,
-      lockoutDurationMinutes: 0,
-    },
-  };
-}
 
 /**
  * Reads `primary` onto `base`: with `required`, every nested field must be present (create/PUT);
@@ -104,23 +89,7 @@ export class AuthPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/auth-policies", "full", (ctx) => this.list(ctx)),
-      route("POST", "/auth-policies", "full", (ctx) => this.create(ctx)),
-      route("GET", "/auth-policies/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/auth-policies/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/auth-policies/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/auth-policies/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.authPolicies, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.authPolicies.require(ctx.params.id)));
+    return collectionRoutes(this.state.authPolicies, this, render);
   }
 
   /**
@@ -136,45 +105,23 @@ export class AuthPolicies {
     if (required && unknown(required)) throw signerNotFound("secondary.requiredExtJwtSigner", required);
   }
 
-  private create(ctx: RouteContext): MockResponse {
-    const fields = readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = readFull(body);
     this.assertSignersExist(fields);
     this.state.authPolicies.assertUniqueName(fields.name);
     const policy = this.state.authPolicies.insert(fields);
     return created("auth-policies", policy.id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.state.authPolicies.require(ctx.params.id);
-    const fields = readFull(asObject(ctx.body));
-    this.assertSignersExist(fields);
-    this.state.authPolicies.assertUniqueName(fields.name, policy.id);
-    this.state.authPolicies.replace(policy.id, fields);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const policies = this.state.authPolicies;
+    const check = (fields: Pick<AuthPolicyRecord, "primary" | "secondary">) =>
+      this.assertSignersExist(fields);
+    if (mode === "put") return replaceRecord(policies, ctx, readFull, check);
+    return patchRecord(policies, ctx, patchFields, (changes, stored) => check({ ...stored, ...changes }));
   }
 
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.state.authPolicies.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<AuthPolicyRecord> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.authPolicies.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    const primary = object(body, "primary", { nullable: true });
-    // The bug: each nested field sent is reset to its default instead of set.
-    if (primary)
-      changes.primary = resetSentFields(policy.primary, readPrimary(primary, policy.primary, false));
-    const secondary = object(body, "secondary", { nullable: true });
-    if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
-    this.assertSignersExist({ ...policy, ...changes });
-    this.state.authPolicies.update(policy.id, changes);
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const policy = this.state.authPolicies.require(ctx.params.id);
     if (policy.id === DEFAULT_AUTH_POLICY_ID) {
       throw invalidField("id", "the default auth policy can not be deleted", policy.id);
@@ -216,11 +163,7 @@ function readFull(body: Body): Omit<AuthPolicyRecord, "id" | "createdAt" | "upda
 
 function render(policy: AuthPolicyRecord): Record<string, unknown> {
   return {
-    id: policy.id,
-    createdAt: policy.createdAt,
-    updatedAt: policy.updatedAt,
-    _links: selfLink("auth-policies", policy.id),
-    tags: policy.tags ?? {},
+    ...recordHead("auth-policies", policy),
     name: policy.name,
     primary: structuredClone(policy.primary),
     // A real controller leaves requireExtJwtSigner out when it is not set.
@@ -231,4 +174,16 @@ function render(policy: AuthPolicyRecord): Record<string, unknown> {
         : {}),
     },
   };
+}
+
+/** What a PATCH sends besides the name. */
+function patchFields(body: Body, policy: AuthPolicyRecord): Partial<AuthPolicyRecord> {
+  const changes: Partial<AuthPolicyRecord> = {};
+  if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+  const primary = object(body, "primary", { nullable: true });
+  // The bug: each nested field sent is reset to its default instead of set.
+  if (primary) changes.primary = resetSentFields(policy.primary, readPrimary(primary, policy.primary, false));
+  const secondary = object(body, "secondary", { nullable: true });
+  if (secondary) changes.secondary = readSecondary(secondary, policy.secondary, false);
+  return changes;
 }

@@ -2,7 +2,8 @@
 // it becomes verified by POSTing (text/plain) a PEM certificate that the CA signed and whose
 // subject CN is the token. certPem is immutable: PATCH/PUT carrying a different one are 400.
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
+import { collectionRoutes, recordHead } from "../crud";
+import { ApiError, created, empty, invalidField } from "../envelope";
 import {
   type Certificate,
   commonName,
@@ -11,7 +12,6 @@ import {
   isSignedBy,
   parseCertificatePem,
 } from "../pki";
-import { listQuery } from "../query";
 import { rolesOrNull } from "../roles";
 import { type Route, type RouteContext, route } from "../routes";
 import type { CaRecord, EdgeState } from "../state";
@@ -36,28 +36,11 @@ export class Cas {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/cas", "full", (ctx) => this.list(ctx)),
-      route("POST", "/cas", "full", (ctx) => this.create(ctx)),
-      route("GET", "/cas/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/cas/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/cas/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/cas/{id}", "full", (ctx) => this.remove(ctx)),
-      route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx)),
-    ];
+    const verify = route("POST", "/cas/{id}/verify", "full", (ctx) => this.verify(ctx));
+    return collectionRoutes(this.state.cas, this, render, verify);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.cas, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.cas.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const certPem = str(body, "certPem", { required: true }) as string;
     const fields = readFields(body, "create");
     const cert = parsePem(certPem, "certPem");
@@ -83,7 +66,7 @@ export class Cas {
     return created("cas", ca.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const ca = this.state.cas.require(ctx.params.id);
     const body = asObject(ctx.body);
     const certPem = str(body, "certPem", { nullable: true });
@@ -108,7 +91,7 @@ export class Cas {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const ca = this.state.cas.require(ctx.params.id);
     // Deleting a CA also deletes what hangs off it: its cert authenticators and ottca enrollments.
     for (const a of this.state.authenticators.all()) {
@@ -171,15 +154,10 @@ function readFields(body: Body, mode: Mode): Partial<Fields> {
 
 function render(ca: CaRecord): Record<string, unknown> {
   return {
-    id: ca.id,
-    createdAt: ca.createdAt,
-    updatedAt: ca.updatedAt,
-    _links: {
-      ...selfLink("cas", ca.id),
+    ...recordHead("cas", ca, {
       verify: { href: `./cas/${ca.id}/verify`, method: "POST" },
       jwt: { href: `./cas/${ca.id}/jwt` },
-    },
-    tags: ca.tags ?? {},
+    }),
     name: ca.name,
     certPem: ca.certPem,
     fingerprint: ca.fingerprint,

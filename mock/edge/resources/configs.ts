@@ -5,11 +5,11 @@
 // deleted (409); a deleted config leaves the services that listed it.
 import Ajv, { type ValidateFunction } from "ajv";
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, entityRef, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, recordHead, updateTarget } from "../crud";
+import { ApiError, created, empty, entityRef, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import type { ConfigRecord, ConfigTypeRecord, EdgeState } from "../state";
-import { asObject, type Body, object, oneOf, str, tags } from "../validate";
+import { type Body, object, oneOf, str, tags } from "../validate";
 
 const TARGETS = ["service", "router"] as const;
 
@@ -17,25 +17,10 @@ export class ConfigTypes {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/config-types", "full", (ctx) => this.list(ctx)),
-      route("POST", "/config-types", "full", (ctx) => this.create(ctx)),
-      route("GET", "/config-types/{id}", "full", (ctx) =>
-        ok(render(this.state.configTypes.require(ctx.params.id))),
-      ),
-      route("PATCH", "/config-types/{id}", "full", (ctx) => this.update(ctx, false)),
-      route("PUT", "/config-types/{id}", "full", (ctx) => this.update(ctx, true)),
-      route("DELETE", "/config-types/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.state.configTypes, this, render);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.configTypes, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const name = str(body, "name", { required: true }) as string;
     this.state.configTypes.assertUniqueName(name);
     const type = this.state.configTypes.insert({
@@ -47,11 +32,9 @@ export class ConfigTypes {
     return created("config-types", type.id);
   }
 
-  private update(ctx: RouteContext, full: boolean): MockResponse {
-    const type = this.state.configTypes.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const name = str(body, "name", { required: full, nullable: !full });
-    if (name !== undefined) this.state.configTypes.assertUniqueName(name, type.id);
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const full = mode === "put";
+    const { stored: type, body, name } = updateTarget(this.state.configTypes, ctx, mode);
     const schema = schemaOf(body);
     // A real controller (v1.6.0) requires the schema on PATCH too.
     if (schema === undefined) throw invalidField("schema", "schema in body must be of type object", null);
@@ -63,7 +46,7 @@ export class ConfigTypes {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const type = this.state.configTypes.require(ctx.params.id);
     if (this.state.configs.all().some((c) => c.configTypeId === type.id)) {
       throw new ApiError(
@@ -81,28 +64,10 @@ export class Configs {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/configs", "full", (ctx) => this.list(ctx)),
-      route("POST", "/configs", "full", (ctx) => this.create(ctx)),
-      route("GET", "/configs/{id}", "full", (ctx) =>
-        ok(this.render(this.state.configs.require(ctx.params.id))),
-      ),
-      route("PATCH", "/configs/{id}", "full", (ctx) => this.update(ctx, false)),
-      route("PUT", "/configs/{id}", "full", (ctx) => this.update(ctx, true)),
-      route("DELETE", "/configs/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.state.configs, this, (config) => this.render(config));
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.configs, ctx.req.query);
-    return ok(
-      page.items.map((c) => this.render(c)),
-      page.meta,
-    );
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const name = str(body, "name", { required: true }) as string;
     const configTypeId = str(body, "configTypeId", { required: true }) as string;
     const type = this.state.configTypes.find(configTypeId);
@@ -114,11 +79,9 @@ export class Configs {
     return created("configs", config.id);
   }
 
-  private update(ctx: RouteContext, full: boolean): MockResponse {
-    const config = this.state.configs.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const name = str(body, "name", { required: full, nullable: !full });
-    if (name !== undefined) this.state.configs.assertUniqueName(name, config.id);
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const full = mode === "put";
+    const { stored: config, body, name } = updateTarget(this.state.configs, ctx, mode);
     // A real controller (v1.6.0) validates the data on PATCH too: without it, null fails the schema.
     if (!full && body.data === undefined)
       throw invalidField(
@@ -135,7 +98,7 @@ export class Configs {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const config = this.state.configs.require(ctx.params.id);
     for (const service of this.state.services.all()) {
       if (service.configs.includes(config.id)) {
@@ -149,14 +112,7 @@ export class Configs {
   private render(config: ConfigRecord): Record<string, unknown> {
     const type = this.state.configTypes.find(config.configTypeId);
     return {
-      id: config.id,
-      createdAt: config.createdAt,
-      updatedAt: config.updatedAt,
-      _links: {
-        ...selfLink("configs", config.id),
-        "config-type": { href: `./config-types/${config.configTypeId}` },
-      },
-      tags: config.tags ?? {},
+      ...recordHead("configs", config, { "config-type": { href: `./config-types/${config.configTypeId}` } }),
       name: config.name,
       configTypeId: config.configTypeId,
       configType: entityRef("config-types", config.configTypeId, type?.name ?? ""),
@@ -167,11 +123,7 @@ export class Configs {
 
 function render(type: ConfigTypeRecord): Record<string, unknown> {
   return {
-    id: type.id,
-    createdAt: type.createdAt,
-    updatedAt: type.updatedAt,
-    _links: { ...selfLink("config-types", type.id), configs: { href: `./config-types/${type.id}/configs` } },
-    tags: type.tags ?? {},
+    ...recordHead("config-types", type, { configs: { href: `./config-types/${type.id}/configs` } }),
     name: type.name,
     schema: structuredClone(type.schema),
     target: type.target,

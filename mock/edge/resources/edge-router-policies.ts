@@ -1,12 +1,12 @@
 // /edge-router-policies: CRUD and list. Roles are validated and stored sorted; unset roles read
 // back as []; `semantic` defaults to AllOf; the *RolesDisplay fields name what `@id` roles point to.
 import type { MockResponse } from "../../types";
-import { created, empty, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created } from "../envelope";
 import { assertRefsExist, normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
-import { type Route, type RouteContext, route } from "../routes";
+import type { Route, RouteContext } from "../routes";
 import type { EdgeRouterPolicyRecord, EdgeState } from "../state";
-import { asObject, type Body, oneOf, str, tags } from "../validate";
+import { type Body, oneOf, str, tags } from "../validate";
 
 export const SEMANTICS = ["AllOf", "AnyOf"] as const;
 
@@ -16,64 +16,21 @@ export class EdgeRouterPolicies {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/edge-router-policies", "full", (ctx) => this.list(ctx)),
-      route("POST", "/edge-router-policies", "full", (ctx) => this.create(ctx)),
-      route("GET", "/edge-router-policies/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/edge-router-policies/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/edge-router-policies/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/edge-router-policies/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.state.edgeRouterPolicies, this, (policy) => this.render(policy));
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.edgeRouterPolicies, ctx.req.query);
-    return ok(
-      page.items.map((p) => this.render(p)),
-      page.meta,
-    );
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.state.edgeRouterPolicies.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const fields = readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = readFull(body);
     this.state.edgeRouterPolicies.assertUniqueName(fields.name);
     this.assertRefs(fields);
     const policy = this.state.edgeRouterPolicies.insert(fields);
     return created("edge-router-policies", policy.id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    const fields = readFull(asObject(ctx.body));
-    this.state.edgeRouterPolicies.assertUniqueName(fields.name, policy.id);
-    this.assertRefs(fields);
-    this.state.edgeRouterPolicies.replace(policy.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.edgeRouterPolicies.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
-    if (semantic !== undefined) changes.semantic = semantic;
-    if ("identityRoles" in body) changes.identityRoles = normalizeRoles(body.identityRoles, "identityRoles");
-    if ("edgeRouterRoles" in body) {
-      changes.edgeRouterRoles = normalizeRoles(body.edgeRouterRoles, "edgeRouterRoles");
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.assertRefs(changes);
-    this.state.edgeRouterPolicies.update(policy.id, changes);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    const check = (fields: Partial<Fields>) => this.assertRefs(fields);
+    if (mode === "put") return replaceRecord(this.state.edgeRouterPolicies, ctx, readFull, check);
+    return patchRecord(this.state.edgeRouterPolicies, ctx, patchFields, check);
   }
 
   /** `@id` roles must name existing objects. */
@@ -92,26 +49,15 @@ export class EdgeRouterPolicies {
     );
   }
 
-  private remove(ctx: RouteContext): MockResponse {
-    const policy = this.state.edgeRouterPolicies.require(ctx.params.id);
-    this.state.edgeRouterPolicies.delete(policy.id);
-    return empty();
-  }
-
   private render(policy: EdgeRouterPolicyRecord): Record<string, unknown> {
     const identityName = (id: string) => this.state.identities.find(id)?.name;
     // The mock has no edge routers: `@id` edge router roles display as themselves.
     const noName = () => undefined;
     return {
-      id: policy.id,
-      createdAt: policy.createdAt,
-      updatedAt: policy.updatedAt,
-      _links: {
-        ...selfLink("edge-router-policies", policy.id),
+      ...recordHead("edge-router-policies", policy, {
         "edge-routers": { href: `./edge-router-policies/${policy.id}/edge-routers` },
         identities: { href: `./edge-router-policies/${policy.id}/identities` },
-      },
-      tags: policy.tags ?? {},
+      }),
       name: policy.name,
       semantic: policy.semantic,
       identityRoles: rolesOrNull(policy.identityRoles),
@@ -132,4 +78,17 @@ function readFull(body: Body): Fields {
     tags: tags(body, "tags") ?? {},
     isSystem: false,
   };
+}
+
+/** What a PATCH sends besides the name. */
+function patchFields(body: Body): Partial<Fields> {
+  const changes: Partial<Fields> = {};
+  const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
+  if (semantic !== undefined) changes.semantic = semantic;
+  if ("identityRoles" in body) changes.identityRoles = normalizeRoles(body.identityRoles, "identityRoles");
+  if ("edgeRouterRoles" in body) {
+    changes.edgeRouterRoles = normalizeRoles(body.edgeRouterRoles, "edgeRouterRoles");
+  }
+  if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+  return changes;
 }

@@ -4,8 +4,8 @@
 // roleAttributes read back as null, unset cost/noTraversal/disabled as 0/false. Not modelled: the
 // Router identity a real controller adds for a tunneler-enabled router.
 import type { MockResponse } from "../../types";
-import { created, empty, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, recordHead } from "../crud";
+import { created, empty } from "../envelope";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeRouterRecord, EdgeState } from "../state";
 import { newId } from "../store";
@@ -20,28 +20,12 @@ export class EdgeRouters {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/edge-routers", "full", (ctx) => this.list(ctx)),
-      route("POST", "/edge-routers", "full", (ctx) => this.create(ctx)),
-      route("GET", "/edge-routers/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/edge-routers/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/edge-routers/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/edge-routers/{id}", "full", (ctx) => this.remove(ctx)),
-      route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx)),
-    ];
+    const reEnroll = route("POST", "/edge-routers/{id}/re-enroll", "full", (ctx) => this.reEnroll(ctx));
+    return collectionRoutes(this.state.edgeRouters, this, render, reEnroll);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.edgeRouters, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.edgeRouters.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const fields = readFields(asObject(ctx.body), "create");
+  create(body: Body, ctx: RouteContext): MockResponse {
+    const fields = readFields(body, "create");
     this.state.edgeRouters.assertUniqueName(fields.name as string);
     const id = newId();
     const router = this.state.edgeRouters.insert({
@@ -59,18 +43,12 @@ export class EdgeRouters {
     return created("edge-routers", router.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const router = this.state.edgeRouters.require(ctx.params.id);
     const fields = readFields(asObject(ctx.body), mode);
     if (fields.name !== undefined) this.state.edgeRouters.assertUniqueName(fields.name, router.id);
     // PUT: what was not sent goes back to its default; PATCH: only what was sent changes.
     this.state.edgeRouters.update(router.id, mode === "put" ? { ...defaults(), ...fields } : fields);
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
-    const router = this.state.edgeRouters.require(ctx.params.id);
-    this.state.edgeRouters.delete(router.id);
     return empty();
   }
 
@@ -138,14 +116,9 @@ function readFields(body: Body, mode: Mode): Fields {
 
 function render(router: EdgeRouterRecord): Record<string, unknown> {
   return {
-    id: router.id,
-    createdAt: router.createdAt,
-    updatedAt: router.updatedAt,
-    _links: {
-      ...selfLink("edge-routers", router.id),
+    ...recordHead("edge-routers", router, {
       "edge-router-policies": { href: `./edge-routers/${router.id}/edge-router-policies` },
-    },
-    tags: router.tags ?? {},
+    }),
     name: router.name,
     appData: router.appData ?? {},
     cost: router.cost,

@@ -4,8 +4,8 @@
 // controller's words), an expiry that must lie in the future, a refresh that issues a new JWT and
 // expiry even once expired, and an authenticator that re-enrolls turned back into an enrollment.
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, entityRef, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { listPage, pick, recordHead } from "../crud";
+import { ApiError, created, empty, entityRef, invalidField, ok } from "../envelope";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, EnrollmentRecord, IdentityRecord } from "../state";
 import { asObject, oneOf, str } from "../validate";
@@ -75,16 +75,8 @@ export class Enrollments {
   render(e: EnrollmentRecord): Record<string, unknown> {
     const identity = this.state.identities.find(e.identityId);
     return {
-      id: e.id,
-      createdAt: e.createdAt,
-      updatedAt: e.updatedAt,
-      _links: selfLink("enrollments", e.id),
-      tags: e.tags,
-      method: e.method,
-      token: e.token,
-      jwt: e.jwt,
-      expiresAt: e.expiresAt,
-      identityId: e.identityId,
+      ...recordHead("enrollments", e),
+      ...pick(e, ["method", "token", "jwt", "expiresAt", "identityId"]),
       identity: entityRef("identities", e.identityId, identity?.name ?? ""),
       caId: e.caId,
       ...(e.username !== undefined ? { username: e.username } : {}),
@@ -96,11 +88,7 @@ export class Enrollments {
   }
 
   private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.enrollments, ctx.req.query);
-    return ok(
-      page.items.map((e) => this.render(e)),
-      page.meta,
-    );
+    return listPage(this.state.enrollments, ctx, (e) => this.render(e));
   }
 
   private create(ctx: RouteContext): MockResponse {

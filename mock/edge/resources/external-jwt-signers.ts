@@ -5,10 +5,10 @@
 // claimsProperty defaults to "sub", targetToken to "ACCESS". Auth policies naming unknown signers are
 // refused (auth-policies.ts); a signer in use can be deleted (not yet compared with the controller).
 import type { MockResponse } from "../../types";
-import { created, empty, invalidField, ok, selfLink } from "../envelope";
+import { collectionRoutes, pick, recordHead } from "../crud";
+import { created, empty, invalidField } from "../envelope";
 import { commonName, fingerprint, parseCertificatePem } from "../pki";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import type { Route, RouteContext } from "../routes";
 import type { EdgeState, ExternalJwtSignerRecord } from "../state";
 import { asObject, type Body, bool, oneOf, str, stringList, tags } from "../validate";
 
@@ -22,43 +22,21 @@ export class ExternalJwtSigners {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/external-jwt-signers", "full", (ctx) => this.list(ctx)),
-      route("POST", "/external-jwt-signers", "full", (ctx) => this.create(ctx)),
-      route("GET", "/external-jwt-signers/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/external-jwt-signers/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/external-jwt-signers/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/external-jwt-signers/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.state.externalJwtSigners, this, render);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.externalJwtSigners, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.externalJwtSigners.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const fields = this.checked({ ...defaults(), ...readFields(asObject(ctx.body), "create") });
+  create(body: Body): MockResponse {
+    const fields = this.checked({ ...defaults(), ...readFields(body, "create") });
     const signer = this.state.externalJwtSigners.insert(fields as Required<Fields>);
     return created("external-jwt-signers", signer.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const signer = this.state.externalJwtSigners.require(ctx.params.id);
     const fields = readFields(asObject(ctx.body), mode);
     const { id: _id, createdAt: _c, updatedAt: _u, ...current } = signer;
     const next = mode === "put" ? { ...defaults(), ...fields } : { ...current, ...fields };
     this.state.externalJwtSigners.update(signer.id, this.checked(next, signer.id));
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
-    const signer = this.state.externalJwtSigners.require(ctx.params.id);
-    this.state.externalJwtSigners.delete(signer.id);
     return empty();
   }
 
@@ -144,16 +122,8 @@ function readFields(body: Body, mode: Mode): Fields {
 
 function render(signer: ExternalJwtSignerRecord): Record<string, unknown> {
   return {
-    id: signer.id,
-    createdAt: signer.createdAt,
-    updatedAt: signer.updatedAt,
-    _links: selfLink("external-jwt-signers", signer.id),
-    tags: signer.tags ?? {},
-    name: signer.name,
-    issuer: signer.issuer,
-    audience: signer.audience,
-    jwksEndpoint: signer.jwksEndpoint,
-    certPem: signer.certPem,
+    ...recordHead("external-jwt-signers", signer),
+    ...pick(signer, ["name", "issuer", "audience", "jwksEndpoint", "certPem"]),
     kid: signer.kid ?? null,
     claimsProperty: signer.claimsProperty,
     useExternalId: signer.useExternalId,

@@ -3,8 +3,8 @@
 // roleAttributes read back as null, unset tags/appData as {}; enrollments expire after 180 min.
 
 import type { MockResponse } from "../../types";
-import { created, empty, entityRef, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, listPage, recordHead } from "../crud";
+import { created, empty, entityRef, invalidField } from "../envelope";
 import { type Route, type RouteContext, route } from "../routes";
 import {
   DEFAULT_AUTH_POLICY_ID,
@@ -60,32 +60,15 @@ export class Identities {
   }
 
   routes(): Route[] {
-    return [
-      route("GET", "/identities", "full", (ctx) => this.list(ctx)),
-      route("POST", "/identities", "full", (ctx) => this.create(ctx)),
-      route("GET", "/identities/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/identities/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/identities/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/identities/{id}", "full", (ctx) => this.remove(ctx)),
-      route("GET", "/identities/{id}/authenticators", "full", (ctx) => this.authenticators(ctx)),
-      route("GET", "/identities/{id}/enrollments", "full", (ctx) => this.enrollments(ctx)),
-    ];
-  }
-
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.identities, ctx.req.query);
-    return ok(
-      page.items.map((i) => this.render(i)),
-      page.meta,
+    const render = (identity: IdentityRecord) => this.render(identity);
+    const authenticators = route("GET", "/identities/{id}/authenticators", "full", (c) =>
+      this.authenticators(c),
     );
+    const enrollments = route("GET", "/identities/{id}/enrollments", "full", (c) => this.enrollments(c));
+    return collectionRoutes(this.state.identities, this, render, authenticators, enrollments);
   }
 
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.state.identities.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body, ctx: RouteContext): MockResponse {
     const fields = this.readFields(body, "create");
     const enrollment = object(body, "enrollment", { nullable: true });
     const requests = enrollment ? this.readEnrollment(enrollment) : [];
@@ -99,7 +82,7 @@ export class Identities {
     return created("identities", identity.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
     const fields = this.readFields(asObject(ctx.body), mode);
     if (fields.name !== undefined) this.state.identities.assertUniqueName(fields.name, identity.id);
@@ -120,7 +103,7 @@ export class Identities {
     return empty();
   }
 
-  private remove(ctx: RouteContext): MockResponse {
+  remove(ctx: RouteContext): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
     if (identity.isDefaultAdmin) {
       throw invalidField("id", "the default admin identity can not be deleted", identity.id);
@@ -132,14 +115,11 @@ export class Identities {
   private authenticators(ctx: RouteContext): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
     const records = this.state.authenticatorsOf(identity.id);
-    const page = listQuery(this.state.authenticators, ctx.req.query, records);
-    return ok(
-      page.items.map((a) => ({
-        id: a.id,
-        createdAt: a.createdAt,
-        updatedAt: a.updatedAt,
-        _links: selfLink("authenticators", a.id),
-        tags: a.tags,
+    return listPage(
+      this.state.authenticators,
+      ctx,
+      (a) => ({
+        ...recordHead("authenticators", a),
         method: a.method,
         identityId: a.identityId,
         identity: entityRef("identities", identity.id, identity.name),
@@ -149,17 +129,18 @@ export class Identities {
         isExtendRequested: false,
         isKeyRollRequested: false,
         extendRequestedAt: null,
-      })),
-      page.meta,
+      }),
+      records,
     );
   }
 
   private enrollments(ctx: RouteContext): MockResponse {
     const identity = this.state.identities.require(ctx.params.id);
-    const page = listQuery(this.state.enrollments, ctx.req.query, this.state.enrollmentsOf(identity.id));
-    return ok(
-      page.items.map((e) => this.issuer.render(e)),
-      page.meta,
+    return listPage(
+      this.state.enrollments,
+      ctx,
+      (e) => this.issuer.render(e),
+      this.state.enrollmentsOf(identity.id),
     );
   }
 
@@ -263,16 +244,11 @@ export class Identities {
     }
     const hasApiSession = [...this.state.sessions.values()].some((s) => s.identityId === identity.id);
     return {
-      id: identity.id,
-      createdAt: identity.createdAt,
-      updatedAt: identity.updatedAt,
-      _links: {
-        ...selfLink("identities", identity.id),
+      ...recordHead("identities", identity, {
         "auth-policies": { href: `./auth-policies/${identity.authPolicyId}` },
         authenticators: { href: `./identities/${identity.id}/authenticators` },
         enrollments: { href: `./identities/${identity.id}/enrollments` },
-      },
-      tags: identity.tags ?? {},
+      }),
       name: identity.name,
       type: entityRef("identity-types", identity.typeId, identity.typeId),
       typeId: identity.typeId,

@@ -3,13 +3,13 @@
 // and stored sorted; unset roles read back as []; each `xRoles` has an `xRolesDisplay` naming what
 // `@id` roles point to. POST and PUT need name and semantic (and type), as the swagger says.
 import type { MockResponse } from "../../types";
-import { created, empty, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created } from "../envelope";
 import { normalizeRoles, rolesDisplay, rolesOrNull } from "../roles";
-import { type Route, type RouteContext, route } from "../routes";
+import type { Route, RouteContext } from "../routes";
 import type { PolicyRecord } from "../state";
 import type { Collection } from "../store";
-import { asObject, type Body, oneOf, str, tags } from "../validate";
+import { type Body, oneOf, str, tags } from "../validate";
 import { SEMANTICS } from "./edge-router-policies";
 
 export const DIAL_BIND = ["Dial", "Bind"] as const;
@@ -36,73 +36,35 @@ export class Policies {
   constructor(private readonly kind: PolicyKind) {}
 
   routes(): Route[] {
-    const base = `/${this.kind.collection.name}`;
-    return [
-      route("GET", base, "full", (ctx) => this.list(ctx)),
-      route("POST", base, "full", (ctx) => this.create(ctx)),
-      route("GET", `${base}/{id}`, "full", (ctx) => this.detail(ctx)),
-      route("PATCH", `${base}/{id}`, "full", (ctx) => this.patch(ctx)),
-      route("PUT", `${base}/{id}`, "full", (ctx) => this.put(ctx)),
-      route("DELETE", `${base}/{id}`, "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.kind.collection, this, (policy) => this.render(policy));
   }
 
   private get store(): Collection<PolicyRecord> {
     return this.kind.collection;
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.store, ctx.req.query);
-    return ok(
-      page.items.map((p) => this.render(p)),
-      page.meta,
-    );
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.store.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const fields = this.readFull(asObject(ctx.body));
+  create(body: Body): MockResponse {
+    const fields = this.readFull(body);
     this.store.assertUniqueName(fields.name);
     return created(this.store.name, this.store.insert(fields).id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const policy = this.store.require(ctx.params.id);
-    const fields = this.readFull(asObject(ctx.body));
-    this.store.assertUniqueName(fields.name, policy.id);
-    this.store.replace(policy.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const policy = this.store.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.store.assertUniqueName(name, policy.id);
-      changes.name = name;
-    }
-    const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
-    if (semantic !== undefined) changes.semantic = semantic;
-    if (this.kind.typed) {
-      const type = oneOf(body, "type", DIAL_BIND, { nullable: true });
-      if (type !== undefined) changes.type = type;
-    }
-    for (const field of Object.keys(this.kind.roles)) {
-      if (field in body) changes[field] = normalizeRoles(body[field], field);
-    }
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.store.update(policy.id, changes);
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
-    this.store.delete(this.store.require(ctx.params.id).id);
-    return empty();
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    if (mode === "put") return replaceRecord(this.store, ctx, (body) => this.readFull(body));
+    return patchRecord(this.store, ctx, (body) => {
+      const changes: Partial<Fields> = {};
+      const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
+      if (semantic !== undefined) changes.semantic = semantic;
+      if (this.kind.typed) {
+        const type = oneOf(body, "type", DIAL_BIND, { nullable: true });
+        if (type !== undefined) changes.type = type;
+      }
+      for (const field of Object.keys(this.kind.roles)) {
+        if (field in body) changes[field] = normalizeRoles(body[field], field);
+      }
+      if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+      return changes;
+    });
   }
 
   private readFull(body: Body): Fields {
@@ -117,14 +79,10 @@ export class Policies {
   }
 
   private render(policy: PolicyRecord): Record<string, unknown> {
-    const links: Record<string, { href: string }> = selfLink(this.store.name, policy.id);
+    const links: Record<string, { href: string }> = {};
     for (const link of this.kind.links) links[link] = { href: `./${this.store.name}/${policy.id}/${link}` };
     const out: Record<string, unknown> = {
-      id: policy.id,
-      createdAt: policy.createdAt,
-      updatedAt: policy.updatedAt,
-      _links: links,
-      tags: policy.tags ?? {},
+      ...recordHead(this.store.name, policy, links),
       name: policy.name,
       semantic: policy.semantic,
     };

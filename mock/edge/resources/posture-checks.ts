@@ -4,9 +4,9 @@
 // change (PUT/PATCH with another typeId: 400). Every change increments `version`. Unset
 // roleAttributes read back as [] (as on a real controller); an MFA check's unset timeoutSeconds is -1 (no timeout).
 import type { MockResponse } from "../../types";
-import { ApiError, created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
-import { type Route, type RouteContext, route } from "../routes";
+import { collectionRoutes, recordHead } from "../crud";
+import { ApiError, created, empty, invalidField } from "../envelope";
+import type { Route, RouteContext } from "../routes";
 import type { EdgeState, PostureCheckRecord } from "../state";
 import { asObject, type Body, bool, int, oneOf, str, stringList, tags } from "../validate";
 
@@ -21,43 +21,18 @@ export class PostureChecks {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/posture-checks", "full", (ctx) => this.list(ctx)),
-      route("POST", "/posture-checks", "full", (ctx) => this.create(ctx)),
-      route("GET", "/posture-checks/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/posture-checks/{id}", "full", (ctx) => this.update(ctx, "patch")),
-      route("PUT", "/posture-checks/{id}", "full", (ctx) => this.update(ctx, "put")),
-      route("DELETE", "/posture-checks/{id}", "full", (ctx) => this.remove(ctx)),
-    ];
+    return collectionRoutes(this.state.postureChecks, this, render);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.postureChecks, ctx.req.query);
-    return ok(page.items.map(render), page.meta);
-  }
-
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(render(this.state.postureChecks.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const typeId = oneOf(body, "typeId", POSTURE_CHECK_TYPES, { required: true }) as string;
     const fields = readFields(body, typeId, "create");
     this.state.postureChecks.assertUniqueName(fields.name as string);
-    const check = this.state.postureChecks.insert({
-      roleAttributes: null,
-      tags: {},
-      ...typeDefaults(typeId),
-      ...fields,
-      name: fields.name as string,
-      typeId,
-      version: 1,
-    });
+    const check = this.state.postureChecks.insert(whole(typeId, fields, 1));
     return created("posture-checks", check.id);
   }
 
-  private update(ctx: RouteContext, mode: Mode): MockResponse {
+  update(ctx: RouteContext, mode: Mode): MockResponse {
     const check = this.state.postureChecks.require(ctx.params.id);
     const body = asObject(ctx.body);
     // The swagger requires typeId on PATCH (the discriminator) but not on PUT; a real controller (v1.6.0)
@@ -81,26 +56,29 @@ export class PostureChecks {
     if (fields.name !== undefined) this.state.postureChecks.assertUniqueName(fields.name as string, check.id);
     const version = check.version + 1;
     if (mode === "put") {
-      this.state.postureChecks.replace(check.id, {
-        roleAttributes: null,
-        tags: {},
-        ...typeDefaults(typeId),
-        ...fields,
-        name: fields.name as string,
-        typeId,
-        version,
-      });
+      this.state.postureChecks.replace(check.id, whole(typeId, fields, version));
     } else {
       this.state.postureChecks.update(check.id, { ...fields, version });
     }
     return empty();
   }
+}
 
-  private remove(ctx: RouteContext): MockResponse {
-    const check = this.state.postureChecks.require(ctx.params.id);
-    this.state.postureChecks.delete(check.id);
-    return empty();
-  }
+/** A whole check (create, PUT): what was not sent takes its default. */
+function whole(
+  typeId: string,
+  fields: Fields,
+  version: number,
+): Omit<PostureCheckRecord, "id" | "createdAt" | "updatedAt"> {
+  return {
+    roleAttributes: null,
+    tags: {},
+    ...typeDefaults(typeId),
+    ...fields,
+    name: fields.name as string,
+    typeId,
+    version,
+  };
 }
 
 function typeDefaults(typeId: string): Fields {
@@ -210,11 +188,7 @@ function render(check: PostureCheckRecord): Record<string, unknown> {
     (TYPE_FIELDS[check.typeId] ?? []).map((f) => [f, structuredClone(check[f])]),
   );
   return {
-    id: check.id,
-    createdAt: check.createdAt,
-    updatedAt: check.updatedAt,
-    _links: selfLink("posture-checks", check.id),
-    tags: check.tags ?? {},
+    ...recordHead("posture-checks", check),
     name: check.name,
     typeId: check.typeId,
     version: check.version,

@@ -6,12 +6,12 @@
 // edge routers are not considered, as on a real controller, which also answers `permissions: null`
 // there: it does not compute them for the listed identity).
 import type { MockResponse } from "../../types";
-import { created, empty, invalidField, ok, selfLink } from "../envelope";
-import { listQuery } from "../query";
+import { collectionRoutes, listPage, patchRecord, recordHead, replaceRecord } from "../crud";
+import { created, invalidField } from "../envelope";
 import { Reach } from "../reach";
 import { type Route, type RouteContext, route } from "../routes";
 import type { EdgeState, ServiceRecord } from "../state";
-import { asObject, type Body, bool, int, str, stringList, tags } from "../validate";
+import { type Body, bool, int, str, stringList, tags } from "../validate";
 
 export const DEFAULT_TERMINATOR_STRATEGY = "smartrouting";
 
@@ -21,15 +21,8 @@ export class Services {
   constructor(private readonly state: EdgeState) {}
 
   routes(): Route[] {
-    return [
-      route("GET", "/services", "full", (ctx) => this.list(ctx)),
-      route("POST", "/services", "full", (ctx) => this.create(ctx)),
-      route("GET", "/services/{id}", "full", (ctx) => this.detail(ctx)),
-      route("PATCH", "/services/{id}", "full", (ctx) => this.patch(ctx)),
-      route("PUT", "/services/{id}", "full", (ctx) => this.put(ctx)),
-      route("DELETE", "/services/{id}", "full", (ctx) => this.remove(ctx)),
-      route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx)),
-    ];
+    const ofIdentity = route("GET", "/identities/{id}/services", "full", (ctx) => this.ofIdentity(ctx));
+    return collectionRoutes(this.state.services, this, (service) => this.render(service), ofIdentity);
   }
 
   private ofIdentity(ctx: RouteContext): MockResponse {
@@ -40,27 +33,14 @@ export class Services {
       const permissions = reach.permissions(identity.id, service.id).map((p) => p.toLowerCase());
       return wanted === "dial" || wanted === "bind" ? permissions.includes(wanted) : permissions.length > 0;
     });
-    const page = listQuery(this.state.services, ctx.req.query, accessible);
-    return ok(
-      page.items.map((s) => this.render(s)),
-      page.meta,
-    );
+    return listPage(this.state.services, ctx, (s) => this.render(s), accessible);
   }
 
-  private list(ctx: RouteContext): MockResponse {
-    const page = listQuery(this.state.services, ctx.req.query);
-    return ok(
-      page.items.map((s) => ({ ...this.render(s), permissions: null })),
-      page.meta,
-    );
+  list(ctx: RouteContext): MockResponse {
+    return listPage(this.state.services, ctx, (s) => ({ ...this.render(s), permissions: null }));
   }
 
-  private detail(ctx: RouteContext): MockResponse {
-    return ok(this.render(this.state.services.require(ctx.params.id)));
-  }
-
-  private create(ctx: RouteContext): MockResponse {
-    const body = asObject(ctx.body);
+  create(body: Body): MockResponse {
     const fields: Fields = {
       ...this.readFull(body),
       encryptionRequired: bool(body, "encryptionRequired", { required: true }) as boolean,
@@ -69,39 +49,26 @@ export class Services {
     return created("services", this.state.services.insert(fields).id);
   }
 
-  private put(ctx: RouteContext): MockResponse {
-    const service = this.state.services.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const fields = { ...this.readFull(body), encryptionRequired: service.encryptionRequired };
-    this.state.services.assertUniqueName(fields.name, service.id);
-    this.state.services.replace(service.id, fields);
-    return empty();
-  }
-
-  private patch(ctx: RouteContext): MockResponse {
-    const service = this.state.services.require(ctx.params.id);
-    const body = asObject(ctx.body);
-    const changes: Partial<Fields> = {};
-    const name = str(body, "name", { nullable: true });
-    if (name !== undefined) {
-      this.state.services.assertUniqueName(name, service.id);
-      changes.name = name;
+  update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
+    if (mode === "put") {
+      // encryptionRequired is read-only after creation: PUT keeps it.
+      return replaceRecord(this.state.services, ctx, (body, old) => ({
+        ...this.readFull(body),
+        encryptionRequired: old.encryptionRequired,
+      }));
     }
-    if ("configs" in body) changes.configs = this.configs(body);
-    if ("roleAttributes" in body)
-      changes.roleAttributes = stringList(body, "roleAttributes", { nullable: true }) ?? null;
-    const strategy = str(body, "terminatorStrategy", { nullable: true });
-    if (strategy !== undefined) changes.terminatorStrategy = strategy || DEFAULT_TERMINATOR_STRATEGY;
-    const idle = int(body, "maxIdleTimeMillis", { nullable: true, min: 0 });
-    if (idle !== undefined) changes.maxIdleTimeMillis = idle;
-    if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.state.services.update(service.id, changes);
-    return empty();
-  }
-
-  private remove(ctx: RouteContext): MockResponse {
-    this.state.services.delete(this.state.services.require(ctx.params.id).id);
-    return empty();
+    return patchRecord(this.state.services, ctx, (body) => {
+      const changes: Partial<Fields> = {};
+      if ("configs" in body) changes.configs = this.configs(body);
+      if ("roleAttributes" in body)
+        changes.roleAttributes = stringList(body, "roleAttributes", { nullable: true }) ?? null;
+      const strategy = str(body, "terminatorStrategy", { nullable: true });
+      if (strategy !== undefined) changes.terminatorStrategy = strategy || DEFAULT_TERMINATOR_STRATEGY;
+      const idle = int(body, "maxIdleTimeMillis", { nullable: true, min: 0 });
+      if (idle !== undefined) changes.maxIdleTimeMillis = idle;
+      if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
+      return changes;
+    });
   }
 
   /** Everything but encryptionRequired, as POST and PUT carry it. */
@@ -134,17 +101,12 @@ export class Services {
   render(service: ServiceRecord): Record<string, unknown> {
     const link = (rel: string) => ({ href: `./services/${service.id}/${rel}` });
     return {
-      id: service.id,
-      createdAt: service.createdAt,
-      updatedAt: service.updatedAt,
-      _links: {
-        ...selfLink("services", service.id),
+      ...recordHead("services", service, {
         configs: link("configs"),
         "service-edge-router-policies": link("service-edge-router-policies"),
         "service-policies": link("service-policies"),
         terminators: link("terminators"),
-      },
-      tags: service.tags ?? {},
+      }),
       name: service.name,
       configs: service.configs.length > 0 ? [...service.configs] : null, // a real controller: null when none
       // Config data by type name is only filled for config types the session asked for: none here.

@@ -1,0 +1,125 @@
+// The one place that starts and stops what tests run against: the mock server of a describe block,
+// the provider's host entry points configured for it, the configuration a harness run gets, and
+// temporary directories. Each describe says what it needs in one line; the hooks here start it before
+// its tests and stop it after them, so no test leaves a server or a directory behind.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { HarnessOptions } from "../../harness";
+import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
+import { configureFor, mockConfig } from "./engine";
+
+/**
+ * The mock server of the calling describe block: started in its `before` hook (then `setUp` runs),
+ * closed in its `after` hook. The object returned stands for the running server: tests use it as the
+ * server itself (`mock.url`, `mock.log`, `mock.edge.get(...)`).
+ */
+export function useMock(
+  options: MockServerOptions = {},
+  setUp: (server: MockServer) => Promise<void> | void = () => {},
+): MockServer {
+  let server: MockServer | undefined;
+  before(async () => {
+    server = await startMockServer(options);
+    await setUp(server);
+  });
+  after(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return new Proxy({} as MockServer, {
+    get(_target, key) {
+      if (key === "then") return undefined; // not a promise
+      if (!server)
+        throw new Error(`mock.${String(key)} used while no mock server runs (outside its describe?)`);
+      const value = Reflect.get(server, key, server);
+      return typeof value === "function" ? value.bind(server) : value;
+    },
+  });
+}
+
+/** A mock server with the provider's host entry points configured for it (engine-level tests). */
+export function useMockProvider(options: MockServerOptions = {}): MockServer {
+  return useMock(options, (server) => configureFor(mockConfig(server)));
+}
+
+/** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */
+export function requestsTo(mock: MockServer) {
+  return (method: string, pathPart: string) =>
+    mock.log.filter((e) => e.method === method && e.path.includes(pathPart));
+}
+
+/**
+ * Stack configuration for a harness run against the mock: the plain keys (with `extra`) and the keys
+ * named in `secretKeys` apart, as `pulumi config set --secret` keeps them.
+ */
+export function harnessConfig(
+  mock: MockServer,
+  extra: Record<string, string> = {},
+  secretKeys: string[] = ["frontdoor:token", "frontdoor:edgePassword"],
+): { config: Record<string, string>; secretConfig: Record<string, string> } {
+  const config: Record<string, string> = {};
+  const secretConfig: Record<string, string> = {};
+  for (const [key, value] of Object.entries(mockConfig(mock))) {
+    if (secretKeys.includes(key)) secretConfig[key] = value;
+    else config[key] = value;
+  }
+  return { config: { ...config, ...extra }, secretConfig };
+}
+
+const tempDirs: string[] = [];
+
+/** A fresh directory under the system's temporary folder (or under `parent`), removed after the run. */
+export function tempDir(prefix: string, parent = os.tmpdir()): string {
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Mocha root hooks (loaded through .mocharc.js): temporary directories go when the run ends. */
+export const mochaHooks = {
+  afterAll(): void {
+    for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  },
+};
+
+/** What a harness run of a describe block gets: its state directory and its stack configuration. */
+export interface HarnessSetup {
+  dir: string;
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+}
+
+/**
+ * Fills a HarnessSetup in a `before` hook (after the mock started): a temporary state directory
+ * named `prefix`, the mock's configuration (`secretKeys` apart) plus what `more()` adds.
+ */
+export function useHarnessSetup(
+  mock: MockServer,
+  prefix: string,
+  more: () => Partial<Omit<HarnessSetup, "dir">> | Promise<Partial<Omit<HarnessSetup, "dir">>> = () => ({}),
+  secretKeys?: string[],
+): HarnessSetup {
+  const setup: HarnessSetup = { dir: "", config: {}, secretConfig: {} };
+  before(async () => {
+    setup.dir = tempDir(prefix);
+    const added = await more();
+    const { config, secretConfig } = harnessConfig(mock, added.config, secretKeys);
+    setup.config = config;
+    setup.secretConfig = { ...secretConfig, ...added.secretConfig };
+  });
+  return setup;
+}
+
+/**
+ * The options of a describe's harness runs of one program: `base()` (read at each run, after the
+ * hooks filled it) with a run's own config keys added and its other options on top.
+ */
+export function runOptions(
+  base: () => Pick<HarnessOptions, "programDir" | "stateFile" | "config" | "secretConfig">,
+) {
+  return (config: Record<string, string> = {}, extra: Partial<HarnessOptions> = {}): HarnessOptions => {
+    const options = base();
+    return { ...options, config: { ...options.config, ...config }, ...extra };
+  };
+}
