@@ -194,15 +194,21 @@ function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Rec
   const key = token(name);
   if (types[key]) return;
   types[key] = { type: "object" }; // placeholder first: recursive types terminate
+  // A union of objects (exactly one of ott, ottca, updb) is one object type with every member's
+  // properties, required where all members require them: Pulumi's types have no unions of objects,
+  // and without them the languages (YAML checks against the schema) could not set any property.
+  const all = variants(node).map((v) => deref(v, root));
   const properties: Record<string, Spec> = {};
-  for (const [prop, child] of Object.entries(node.properties ?? {})) {
-    properties[prop] = propertySpec([child], root, `${name}${pascal(prop)}`, types);
-  }
+  for (const member of all)
+    for (const [prop, child] of Object.entries(member.properties ?? {})) {
+      properties[prop] ??= propertySpec([child], root, `${name}${pascal(prop)}`, types);
+    }
+  const required = Object.keys(properties).filter((prop) => all.every((m) => m.required?.includes(prop)));
   types[key] = {
     type: "object",
     ...(node.description ? { description: node.description } : {}),
     properties,
-    required: node.required ?? [],
+    required,
   };
 }
 
