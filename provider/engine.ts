@@ -19,7 +19,7 @@ import {
   toPlainData,
 } from "./resource";
 import { resourceDefinition } from "./resources";
-import { unsafeIdReason } from "./resources/common";
+import { importIdOf, unsafeIdReason } from "./resources/common";
 import { isHeld, markHeld, partialFailure, releaseHeld } from "./resources/operations";
 import { joinSecretValues, separateSecretValues } from "./secretValues";
 
@@ -100,6 +100,8 @@ export async function diff(kind: string, id: string, olds: Props, news: Props) {
   const outcome = diffInputs(def, fromState(def, olds), news);
   return {
     changes: outcome.changes,
+    // The changed inputs: the plugin reports them as its detailed diff (the dynamic host ignores them).
+    changed: outcome.changed,
     replaces: outcome.replaces,
     deleteBeforeReplace: outcome.deleteBeforeReplace,
   };
@@ -208,7 +210,7 @@ async function adoptExisting(
     throw new ProviderError(
       `${label}: ${lost}an object of that name already exists (id ${existing.id})${said} and differs from the ` +
         `declaration in ${differing.join(", ")}: not adopted. To manage it with this program, import it: ` +
-        `add the resource option import: "${importId(def, given, existing.id)}" and make the inputs match ` +
+        `add the resource option import: "${importIdOf(def.api, existing.id, given.frontdoorId)}" and make the inputs match ` +
         "it; or delete it, or choose another name.",
     );
   }
@@ -226,13 +228,6 @@ async function adoptExisting(
     throw partialFailure(label, existing.id, given, () => existing.outs, err);
   }
   return finished(def, { id: existing.id, outs }, given);
-}
-
-/** The id `import` takes: `<frontdoorId>/<id>` for Frontdoor kinds (the frontdoor is part of the address). */
-function importId(def: ResourceDefinition, inputs: Props, id: string): string {
-  return def.api === "frontdoor" && typeof inputs.frontdoorId === "string"
-    ? `${inputs.frontdoorId}/${id}`
-    : id;
 }
 
 /** The state of a created (or adopted) object; should converting it fail, the object is kept all the same. */
@@ -344,7 +339,7 @@ function toState(def: ResourceDefinition, outs: Props): Props {
 }
 
 /** State (outputs or old inputs) as the resource modules work with it: the inverse of toState. */
-function fromState(def: ResourceDefinition, props: Props): Props {
+export function fromState(def: ResourceDefinition, props: Props): Props {
   return joinSecretValues(def, props, PROVIDER_KEY);
 }
 
