@@ -40,7 +40,17 @@ export function buildSchema(version: string): Spec {
     types,
     resources,
     functions,
-    language: { nodejs: { packageName: "pulumi-frontdoor" } },
+    // supportPack: the generators then write each SDK as a package of its own (a go.mod for the Go
+    // module, the schema's version in package.json and pyproject.toml), as `pulumi package gen-sdk` does.
+    meta: { supportPack: true },
+    // The SDKs generated from this schema (sdk/native/*, `npm run sdks`) are for the plugin; the
+    // dynamic provider's TypeScript SDK keeps the npm name pulumi-frontdoor, so the plugin's takes
+    // another. The Go module has no public home yet: programs use it through a `replace`.
+    language: {
+      nodejs: { packageName: "pulumi-frontdoor-native" },
+      go: { importBasePath: "frontdoor.local/sdk/go/frontdoor" },
+      python: { packageName: "pulumi_frontdoor" },
+    },
   };
 }
 
@@ -117,12 +127,7 @@ function propertySpec(
 ): Spec {
   const distinct = [...new Map(nodes.map((n) => [JSON.stringify(n), n])).values()];
   const first = distinct[0];
-  const specs = [
-    ...new Map(
-      distinct.map((n) => typeSpec(n, root, nameHint, types)).map((t) => [JSON.stringify(t), t]),
-    ).values(),
-  ];
-  const base: Spec = specs.length > 1 ? { oneOf: specs } : specs[0];
+  const base = oneOf(distinct.map((n) => typeSpec(n, root, nameHint, types)));
   const resolved = deref(first, root);
   const descriptions = [
     ...new Set(distinct.map((n) => n.description ?? deref(n, root).description).filter(Boolean)),
@@ -148,7 +153,7 @@ function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: R
   }
   const alternatives = (node.anyOf ?? node.oneOf ?? []).filter((n) => n.type !== "null");
   if (alternatives.length === 1) return typeSpec(alternatives[0], root, nameHint, types);
-  if (alternatives.length > 1) return { oneOf: alternatives.map((n) => typeSpec(n, root, nameHint, types)) };
+  if (alternatives.length > 1) return oneOf(alternatives.map((n) => typeSpec(n, root, nameHint, types)));
   const type = Array.isArray(node.type) ? node.type.find((t) => t !== "null") : node.type;
   switch (type) {
     case "array":
@@ -173,6 +178,16 @@ function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: R
     default:
       return { $ref: "pulumi.json#/Any" };
   }
+}
+
+/**
+ * One spec for alternatives, without repeats: a union of literals of one type (keySize: 2048 | 3072 |
+ * 4096) is that type, not a `oneOf` of identical members, which Pulumi's Go generator cannot give a
+ * default to.
+ */
+function oneOf(specs: Spec[]): Spec {
+  const distinct = [...new Map(specs.map((t) => [JSON.stringify(t), t])).values()];
+  return distinct.length > 1 ? { oneOf: distinct } : distinct[0];
 }
 
 function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Record<string, Spec>): void {
