@@ -107,8 +107,11 @@ function objectSpec(schema: z.ZodType, name: string, types: Record<string, Spec>
 
 /** Properties of an object or of every member of a union, with the names required in all members. */
 function members(schema: z.ZodType) {
-  const root = jsonSchema(schema);
-  const all = variants(root).map((v) => deref(v, root));
+  return membersOf(jsonSchema(schema));
+}
+
+function membersOf(node: JsonSchema, root: JsonSchema = node) {
+  const all = variants(deref(node, root)).map((v) => deref(v, root));
   const properties = new Map<string, JsonSchema[]>();
   for (const v of all) {
     for (const [name, node] of Object.entries(v.properties ?? {})) {
@@ -194,15 +197,18 @@ function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Rec
   const key = token(name);
   if (types[key]) return;
   types[key] = { type: "object" }; // placeholder first: recursive types terminate
+  // A union of objects (IdentityEnrollment: one of ott, ottca, updb) is one object type with the
+  // properties of every member, as for resources: typed SDKs and YAML can then set any of them.
+  const { properties: nodes, required } = membersOf(node, root);
   const properties: Record<string, Spec> = {};
-  for (const [prop, child] of Object.entries(node.properties ?? {})) {
-    properties[prop] = propertySpec([child], root, `${name}${pascal(prop)}`, types);
+  for (const [prop, children] of nodes) {
+    properties[prop] = propertySpec(children, root, `${name}${pascal(prop)}`, types);
   }
   types[key] = {
     type: "object",
     ...(node.description ? { description: node.description } : {}),
     properties,
-    required: node.required ?? [],
+    required,
   };
 }
 

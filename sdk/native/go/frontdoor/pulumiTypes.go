@@ -3409,6 +3409,12 @@ func (o IdentityAuthenticatorsUpdbPtrOutput) Username() pulumi.StringPtrOutput {
 
 // How the identity enrolls: exactly one of ott, ottca, updb.
 type IdentityEnrollment struct {
+	// One-time token enrollment (client certificate issued by the controller). One of: `true`.
+	Ott *bool `pulumi:"ott"`
+	// One-time token enrollment with a certificate of this (verified) CA id.
+	Ottca *string `pulumi:"ottca"`
+	// Username/password enrollment with this username.
+	Updb *string `pulumi:"updb"`
 }
 
 // IdentityEnrollmentInput is an input type that accepts IdentityEnrollmentArgs and IdentityEnrollmentOutput values.
@@ -3424,6 +3430,12 @@ type IdentityEnrollmentInput interface {
 
 // How the identity enrolls: exactly one of ott, ottca, updb.
 type IdentityEnrollmentArgs struct {
+	// One-time token enrollment (client certificate issued by the controller). One of: `true`.
+	Ott pulumi.BoolPtrInput `pulumi:"ott"`
+	// One-time token enrollment with a certificate of this (verified) CA id.
+	Ottca pulumi.StringPtrInput `pulumi:"ottca"`
+	// Username/password enrollment with this username.
+	Updb pulumi.StringPtrInput `pulumi:"updb"`
 }
 
 func (IdentityEnrollmentArgs) ElementType() reflect.Type {
@@ -3504,6 +3516,21 @@ func (o IdentityEnrollmentOutput) ToIdentityEnrollmentPtrOutputWithContext(ctx c
 	}).(IdentityEnrollmentPtrOutput)
 }
 
+// One-time token enrollment (client certificate issued by the controller). One of: `true`.
+func (o IdentityEnrollmentOutput) Ott() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v IdentityEnrollment) *bool { return v.Ott }).(pulumi.BoolPtrOutput)
+}
+
+// One-time token enrollment with a certificate of this (verified) CA id.
+func (o IdentityEnrollmentOutput) Ottca() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityEnrollment) *string { return v.Ottca }).(pulumi.StringPtrOutput)
+}
+
+// Username/password enrollment with this username.
+func (o IdentityEnrollmentOutput) Updb() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityEnrollment) *string { return v.Updb }).(pulumi.StringPtrOutput)
+}
+
 type IdentityEnrollmentPtrOutput struct{ *pulumi.OutputState }
 
 func (IdentityEnrollmentPtrOutput) ElementType() reflect.Type {
@@ -3526,6 +3553,36 @@ func (o IdentityEnrollmentPtrOutput) Elem() IdentityEnrollmentOutput {
 		var ret IdentityEnrollment
 		return ret
 	}).(IdentityEnrollmentOutput)
+}
+
+// One-time token enrollment (client certificate issued by the controller). One of: `true`.
+func (o IdentityEnrollmentPtrOutput) Ott() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *IdentityEnrollment) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Ott
+	}).(pulumi.BoolPtrOutput)
+}
+
+// One-time token enrollment with a certificate of this (verified) CA id.
+func (o IdentityEnrollmentPtrOutput) Ottca() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityEnrollment) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Ottca
+	}).(pulumi.StringPtrOutput)
+}
+
+// Username/password enrollment with this username.
+func (o IdentityEnrollmentPtrOutput) Updb() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IdentityEnrollment) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Updb
+	}).(pulumi.StringPtrOutput)
 }
 
 // An existing Identity: its id and state.

@@ -189,6 +189,18 @@ export function caExternalIdClaimArgsProvideDefaults(val: CaExternalIdClaimArgs)
  * How the identity enrolls: exactly one of ott, ottca, updb.
  */
 export interface IdentityEnrollmentArgs {
+    /**
+     * One-time token enrollment (client certificate issued by the controller). One of: `true`.
+     */
+    ott?: pulumi.Input<boolean | undefined>;
+    /**
+     * One-time token enrollment with a certificate of this (verified) CA id.
+     */
+    ottca?: pulumi.Input<string | undefined>;
+    /**
+     * Username/password enrollment with this username.
+     */
+    updb?: pulumi.Input<string | undefined>;
 }
 
 /**

@@ -752,6 +752,18 @@ export interface IdentityAuthenticatorsUpdb {
  * How the identity enrolls: exactly one of ott, ottca, updb.
  */
 export interface IdentityEnrollment {
+    /**
+     * One-time token enrollment (client certificate issued by the controller). One of: `true`.
+     */
+    ott?: boolean;
+    /**
+     * One-time token enrollment with a certificate of this (verified) CA id.
+     */
+    ottca?: string;
+    /**
+     * Username/password enrollment with this username.
+     */
+    updb?: string;
 }
 
 /**

@@ -594,15 +594,74 @@ class IdentityEnrollmentArgsDict(TypedDict):
     """
     How the identity enrolls: exactly one of ott, ottca, updb.
     """
-    pass
+    ott: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    One-time token enrollment (client certificate issued by the controller). One of: `true`.
+    """
+    ottca: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    One-time token enrollment with a certificate of this (verified) CA id.
+    """
+    updb: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Username/password enrollment with this username.
+    """
 
 @pulumi.input_type
 class IdentityEnrollmentArgs:
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 ott: pulumi.Input[Optional[_builtins.bool]] = None,
+                 ottca: pulumi.Input[Optional[_builtins.str]] = None,
+                 updb: pulumi.Input[Optional[_builtins.str]] = None):
         """
         How the identity enrolls: exactly one of ott, ottca, updb.
+
+        :param pulumi.Input[_builtins.bool] ott: One-time token enrollment (client certificate issued by the controller). One of: `true`.
+        :param pulumi.Input[_builtins.str] ottca: One-time token enrollment with a certificate of this (verified) CA id.
+        :param pulumi.Input[_builtins.str] updb: Username/password enrollment with this username.
         """
-        pass
+        if ott is not None:
+            pulumi.set(__self__, "ott", ott)
+        if ottca is not None:
+            pulumi.set(__self__, "ottca", ottca)
+        if updb is not None:
+            pulumi.set(__self__, "updb", updb)
+
+    @_builtins.property
+    @pulumi.getter
+    def ott(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        One-time token enrollment (client certificate issued by the controller). One of: `true`.
+        """
+        return pulumi.get(self, "ott")
+
+    @ott.setter
+    def ott(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "ott", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ottca(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        One-time token enrollment with a certificate of this (verified) CA id.
+        """
+        return pulumi.get(self, "ottca")
+
+    @ottca.setter
+    def ottca(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ottca", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def updb(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Username/password enrollment with this username.
+        """
+        return pulumi.get(self, "updb")
+
+    @updb.setter
+    def updb(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "updb", value)
 
 
 class OidcDataArgsDict(TypedDict):

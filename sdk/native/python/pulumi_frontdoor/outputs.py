@@ -2083,11 +2083,47 @@ class IdentityEnrollment(dict):
     """
     How the identity enrolls: exactly one of ott, ottca, updb.
     """
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 ott: Optional[_builtins.bool] = None,
+                 ottca: Optional[_builtins.str] = None,
+                 updb: Optional[_builtins.str] = None):
         """
         How the identity enrolls: exactly one of ott, ottca, updb.
+
+        :param _builtins.bool ott: One-time token enrollment (client certificate issued by the controller). One of: `true`.
+        :param _builtins.str ottca: One-time token enrollment with a certificate of this (verified) CA id.
+        :param _builtins.str updb: Username/password enrollment with this username.
         """
-        pass
+        if ott is not None:
+            pulumi.set(__self__, "ott", ott)
+        if ottca is not None:
+            pulumi.set(__self__, "ottca", ottca)
+        if updb is not None:
+            pulumi.set(__self__, "updb", updb)
+
+    @_builtins.property
+    @pulumi.getter
+    def ott(self) -> Optional[_builtins.bool]:
+        """
+        One-time token enrollment (client certificate issued by the controller). One of: `true`.
+        """
+        return pulumi.get(self, "ott")
+
+    @_builtins.property
+    @pulumi.getter
+    def ottca(self) -> Optional[_builtins.str]:
+        """
+        One-time token enrollment with a certificate of this (verified) CA id.
+        """
+        return pulumi.get(self, "ottca")
+
+    @_builtins.property
+    @pulumi.getter
+    def updb(self) -> Optional[_builtins.str]:
+        """
+        Username/password enrollment with this username.
+        """
+        return pulumi.get(self, "updb")
 
 
 @pulumi.output_type
