@@ -37,6 +37,9 @@ export function buildSchema(version: string): Spec {
     keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
     license: "Apache-2.0",
     config: { variables: configVariables() },
+    // The explicit provider resource (`new frontdoor.Provider(...)`, `pulumi:providers:frontdoor`): its
+    // inputs are the same settings, so a program can hold one provider per controller or frontdoor.
+    provider: providerSpec(),
     types,
     resources,
     functions,
@@ -65,6 +68,18 @@ function configVariables(): Record<string, Spec> {
     };
   }
   return vars;
+}
+
+function providerSpec(): Spec {
+  const inputProperties = configVariables();
+  for (const spec of Object.values(inputProperties)) delete spec.defaultInfo;
+  return {
+    description:
+      "The frontdoor provider: connection settings for one Frontdoor API, controller and search service.",
+    inputProperties,
+    // Settings are inputs only: outputs would keep credentials in the state of the provider resource.
+    properties: {},
+  };
 }
 
 function resourceSpec(def: ResourceDefinition<any, any>, types: Record<string, Spec>): Spec {

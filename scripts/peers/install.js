@@ -8,6 +8,7 @@
 //   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
 //   pulumi-language-go            the CLI's Go language host (Go programs with the plugin's Go SDK)
 //   pulumi-frontdoor-sdkgen       our SDK generator over Pulumi's codegen (scripts/sdkgen; `npm run sdks`)
+//   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
 
@@ -36,6 +37,8 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 // - pulumi-language-go: likewise from sdk/v3 v3.60.0 (the last layout with go/pulumi-language-go
 //   inside sdk/v3); a Go program built against sdk/v3 v3.259.0 runs under it with CLI 3.259.
 // - sdkgen: pkg/v3 v3.259.0's code generators, the same version as the CLI.
+// - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
+//   builds it (no wrapper module); the go.sum of the module itself pins the hashes.
 const peers = [
   {
     name: "ziti",
@@ -76,6 +79,14 @@ const peers = [
     ldflags: "",
     env: {},
   },
+  {
+    name: "pulumi-language-yaml",
+    version: "v1.25.0",
+    pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    install: true,
+    ldflags: "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v1.25.0",
+    env: {},
+  },
 ];
 
 // The engine starts `pulumi-resource-pulumi-nodejs` from PATH, in the program's directory, for
@@ -95,11 +106,16 @@ function goVersion() {
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
 
-/** A cache key over everything that decides the binary: the wrapper module, the flags, Go itself. */
+/**
+ * A cache key over everything that decides the binary: the wrapper module (or, for a plain install,
+ * the module version), the flags, Go itself.
+ */
 function cacheKey(peer, dir, go) {
   const hash = crypto.createHash("sha256");
-  for (const file of peer.files ?? ["go.mod", "go.sum", "tools.go"])
-    hash.update(fs.readFileSync(path.join(dir, file)));
+  if (peer.install) hash.update(`${peer.pkg}@${peer.version}`);
+  else
+    for (const file of peer.files ?? ["go.mod", "go.sum", "tools.go"])
+      hash.update(fs.readFileSync(path.join(dir, file)));
   hash.update(`${peer.pkg}\0${peer.ldflags}\0${go}`);
   return hash.digest("hex").slice(0, 16);
 }
@@ -114,11 +130,27 @@ function build(peer, go) {
     const started = Date.now();
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.partial-${process.pid}`;
-    execFileSync("go", ["build", "-mod=readonly", "-ldflags", peer.ldflags, "-o", partial, peer.pkg], {
-      cwd: dir,
-      stdio: "inherit",
-      env: { ...process.env, ...peer.env, GOFLAGS: "" },
-    });
+    if (peer.install) {
+      // `go install pkg@version` into a folder of its own, at low priority (a shared machine).
+      const gobin = `${partial}.d`;
+      execFileSync(
+        "nice",
+        ["-n", "10", "go", "install", "-ldflags", peer.ldflags, `${peer.pkg}@${peer.version}`],
+        {
+          cwd: os.tmpdir(),
+          stdio: "inherit",
+          env: { ...process.env, ...peer.env, GOFLAGS: "", GOBIN: gobin },
+        },
+      );
+      fs.renameSync(path.join(gobin, path.basename(peer.pkg)), partial);
+      fs.rmSync(gobin, { recursive: true, force: true });
+    } else {
+      execFileSync("go", ["build", "-mod=readonly", "-ldflags", peer.ldflags, "-o", partial, peer.pkg], {
+        cwd: dir,
+        stdio: "inherit",
+        env: { ...process.env, ...peer.env, GOFLAGS: "" },
+      });
+    }
     fs.renameSync(partial, target); // atomic: an interrupted build never leaves a half binary
     log(`${peer.name} ${peer.version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   }

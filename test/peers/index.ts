@@ -12,6 +12,7 @@ export type PeerName =
   | "pulumi"
   | "pulumi-language-nodejs"
   | "pulumi-resource-pulumi-nodejs"
+  | "pulumi-language-yaml"
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen";
 

@@ -4,6 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
+/**
+ * The frontdoor provider: connection settings for one Frontdoor API, controller and search service.
+ */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
     public static readonly __pulumiType = 'frontdoor';
@@ -31,6 +34,31 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["allowPlainHttp"] = args?.allowPlainHttp;
+            resourceInputs["apiUrl"] = args?.apiUrl;
+            resourceInputs["caBundle"] = args?.caBundle;
+            resourceInputs["clientId"] = args?.clientId;
+            resourceInputs["clientSecret"] = args?.clientSecret ? pulumi.secret(args.clientSecret) : undefined;
+            resourceInputs["debug"] = args?.debug;
+            resourceInputs["edgeCertPem"] = args?.edgeCertPem;
+            resourceInputs["edgeIdentityFile"] = args?.edgeIdentityFile;
+            resourceInputs["edgeIdentityJson"] = args?.edgeIdentityJson ? pulumi.secret(args.edgeIdentityJson) : undefined;
+            resourceInputs["edgeKeyPem"] = args?.edgeKeyPem ? pulumi.secret(args.edgeKeyPem) : undefined;
+            resourceInputs["edgePassword"] = args?.edgePassword ? pulumi.secret(args.edgePassword) : undefined;
+            resourceInputs["edgeTotpSecret"] = args?.edgeTotpSecret ? pulumi.secret(args.edgeTotpSecret) : undefined;
+            resourceInputs["edgeUrl"] = args?.edgeUrl;
+            resourceInputs["edgeUsername"] = args?.edgeUsername;
+            resourceInputs["expiryWarningDays"] = args?.expiryWarningDays;
+            resourceInputs["frontdoorId"] = args?.frontdoorId;
+            resourceInputs["maxRetries"] = args?.maxRetries;
+            resourceInputs["requestTimeoutSeconds"] = args?.requestTimeoutSeconds;
+            resourceInputs["retryTimeoutSeconds"] = args?.retryTimeoutSeconds;
+            resourceInputs["searchPassword"] = args?.searchPassword ? pulumi.secret(args.searchPassword) : undefined;
+            resourceInputs["searchUrl"] = args?.searchUrl;
+            resourceInputs["searchUsername"] = args?.searchUsername;
+            resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
+            resourceInputs["tokenUrl"] = args?.tokenUrl;
+            resourceInputs["username"] = args?.username;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -41,4 +69,104 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+     */
+    allowPlainHttp?: pulumi.Input<string | undefined>;
+    /**
+     * Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+     */
+    apiUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+     */
+    caBundle?: pulumi.Input<string | undefined>;
+    /**
+     * OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+     */
+    clientId?: pulumi.Input<string | undefined>;
+    /**
+     * OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+     */
+    clientSecret?: pulumi.Input<string | undefined>;
+    /**
+     * Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+     */
+    debug?: pulumi.Input<string | undefined>;
+    /**
+     * Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+     */
+    edgeCertPem?: pulumi.Input<string | undefined>;
+    /**
+     * Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+     */
+    edgeIdentityFile?: pulumi.Input<string | undefined>;
+    /**
+     * The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+     */
+    edgeIdentityJson?: pulumi.Input<string | undefined>;
+    /**
+     * Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+     */
+    edgeKeyPem?: pulumi.Input<string | undefined>;
+    /**
+     * Edge admin password. Environment: ZITI_PASSWORD.
+     */
+    edgePassword?: pulumi.Input<string | undefined>;
+    /**
+     * Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+     */
+    edgeTotpSecret?: pulumi.Input<string | undefined>;
+    /**
+     * OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+     */
+    edgeUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+     */
+    edgeUsername?: pulumi.Input<string | undefined>;
+    /**
+     * Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+     */
+    expiryWarningDays?: pulumi.Input<string | undefined>;
+    /**
+     * Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+     */
+    frontdoorId?: pulumi.Input<string | undefined>;
+    /**
+     * At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+     */
+    maxRetries?: pulumi.Input<string | undefined>;
+    /**
+     * Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+     */
+    requestTimeoutSeconds?: pulumi.Input<string | undefined>;
+    /**
+     * Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+     */
+    retryTimeoutSeconds?: pulumi.Input<string | undefined>;
+    /**
+     * Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+     */
+    searchPassword?: pulumi.Input<string | undefined>;
+    /**
+     * Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+     */
+    searchUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+     */
+    searchUsername?: pulumi.Input<string | undefined>;
+    /**
+     * Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+     */
+    token?: pulumi.Input<string | undefined>;
+    /**
+     * OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+     */
+    tokenUrl?: pulumi.Input<string | undefined>;
+    /**
+     * With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
+     */
+    username?: pulumi.Input<string | undefined>;
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The frontdoor provider: connection settings for one Frontdoor API, controller and search service.
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -22,6 +23,27 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.ClientSecret != nil {
+		args.ClientSecret = pulumi.ToSecret(args.ClientSecret).(pulumi.StringPtrInput)
+	}
+	if args.EdgeIdentityJson != nil {
+		args.EdgeIdentityJson = pulumi.ToSecret(args.EdgeIdentityJson).(pulumi.StringPtrInput)
+	}
+	if args.EdgeKeyPem != nil {
+		args.EdgeKeyPem = pulumi.ToSecret(args.EdgeKeyPem).(pulumi.StringPtrInput)
+	}
+	if args.EdgePassword != nil {
+		args.EdgePassword = pulumi.ToSecret(args.EdgePassword).(pulumi.StringPtrInput)
+	}
+	if args.EdgeTotpSecret != nil {
+		args.EdgeTotpSecret = pulumi.ToSecret(args.EdgeTotpSecret).(pulumi.StringPtrInput)
+	}
+	if args.SearchPassword != nil {
+		args.SearchPassword = pulumi.ToSecret(args.SearchPassword).(pulumi.StringPtrInput)
+	}
+	if args.Token != nil {
+		args.Token = pulumi.ToSecret(args.Token).(pulumi.StringPtrInput)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Provider
 	err := ctx.RegisterResource("pulumi:providers:frontdoor", name, args, &resource, opts...)
@@ -32,10 +54,110 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+	AllowPlainHttp *string `pulumi:"allowPlainHttp"`
+	// Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+	ApiUrl *string `pulumi:"apiUrl"`
+	// Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+	CaBundle *string `pulumi:"caBundle"`
+	// OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+	ClientId *string `pulumi:"clientId"`
+	// OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+	ClientSecret *string `pulumi:"clientSecret"`
+	// Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+	Debug *string `pulumi:"debug"`
+	// Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+	EdgeCertPem *string `pulumi:"edgeCertPem"`
+	// Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+	EdgeIdentityFile *string `pulumi:"edgeIdentityFile"`
+	// The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+	EdgeIdentityJson *string `pulumi:"edgeIdentityJson"`
+	// Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+	EdgeKeyPem *string `pulumi:"edgeKeyPem"`
+	// Edge admin password. Environment: ZITI_PASSWORD.
+	EdgePassword *string `pulumi:"edgePassword"`
+	// Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+	EdgeTotpSecret *string `pulumi:"edgeTotpSecret"`
+	// OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+	EdgeUrl *string `pulumi:"edgeUrl"`
+	// Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+	EdgeUsername *string `pulumi:"edgeUsername"`
+	// Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+	ExpiryWarningDays *string `pulumi:"expiryWarningDays"`
+	// Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+	FrontdoorId *string `pulumi:"frontdoorId"`
+	// At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+	MaxRetries *string `pulumi:"maxRetries"`
+	// Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+	RequestTimeoutSeconds *string `pulumi:"requestTimeoutSeconds"`
+	// Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+	RetryTimeoutSeconds *string `pulumi:"retryTimeoutSeconds"`
+	// Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+	SearchPassword *string `pulumi:"searchPassword"`
+	// Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+	SearchUrl *string `pulumi:"searchUrl"`
+	// Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+	SearchUsername *string `pulumi:"searchUsername"`
+	// Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+	Token *string `pulumi:"token"`
+	// OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+	TokenUrl *string `pulumi:"tokenUrl"`
+	// With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
+	Username *string `pulumi:"username"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+	AllowPlainHttp pulumi.StringPtrInput
+	// Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+	ApiUrl pulumi.StringPtrInput
+	// Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+	CaBundle pulumi.StringPtrInput
+	// OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+	ClientId pulumi.StringPtrInput
+	// OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+	ClientSecret pulumi.StringPtrInput
+	// Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+	Debug pulumi.StringPtrInput
+	// Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+	EdgeCertPem pulumi.StringPtrInput
+	// Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+	EdgeIdentityFile pulumi.StringPtrInput
+	// The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+	EdgeIdentityJson pulumi.StringPtrInput
+	// Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+	EdgeKeyPem pulumi.StringPtrInput
+	// Edge admin password. Environment: ZITI_PASSWORD.
+	EdgePassword pulumi.StringPtrInput
+	// Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+	EdgeTotpSecret pulumi.StringPtrInput
+	// OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+	EdgeUrl pulumi.StringPtrInput
+	// Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+	EdgeUsername pulumi.StringPtrInput
+	// Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+	ExpiryWarningDays pulumi.StringPtrInput
+	// Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+	FrontdoorId pulumi.StringPtrInput
+	// At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+	MaxRetries pulumi.StringPtrInput
+	// Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+	RequestTimeoutSeconds pulumi.StringPtrInput
+	// Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+	RetryTimeoutSeconds pulumi.StringPtrInput
+	// Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+	SearchPassword pulumi.StringPtrInput
+	// Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+	SearchUrl pulumi.StringPtrInput
+	// Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+	SearchUsername pulumi.StringPtrInput
+	// Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+	Token pulumi.StringPtrInput
+	// OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+	TokenUrl pulumi.StringPtrInput
+	// With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
+	Username pulumi.StringPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

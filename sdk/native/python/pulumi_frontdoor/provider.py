@@ -18,11 +18,411 @@ __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 allow_plain_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_bundle: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 debug: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_key_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_totp_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 expiry_warning_days: pulumi.Input[Optional[_builtins.str]] = None,
+                 frontdoor_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
+
+        :param pulumi.Input[_builtins.str] allow_plain_http: Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+        :param pulumi.Input[_builtins.str] ca_bundle: Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+        :param pulumi.Input[_builtins.str] client_id: OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+        :param pulumi.Input[_builtins.str] client_secret: OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+        :param pulumi.Input[_builtins.str] debug: Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+        :param pulumi.Input[_builtins.str] edge_cert_pem: Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+        :param pulumi.Input[_builtins.str] edge_identity_file: Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+        :param pulumi.Input[_builtins.str] edge_identity_json: The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+        :param pulumi.Input[_builtins.str] edge_key_pem: Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+        :param pulumi.Input[_builtins.str] edge_password: Edge admin password. Environment: ZITI_PASSWORD.
+        :param pulumi.Input[_builtins.str] edge_totp_secret: Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+        :param pulumi.Input[_builtins.str] edge_url: OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+        :param pulumi.Input[_builtins.str] edge_username: Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+        :param pulumi.Input[_builtins.str] expiry_warning_days: Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+        :param pulumi.Input[_builtins.str] frontdoor_id: Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+        :param pulumi.Input[_builtins.str] max_retries: At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+        :param pulumi.Input[_builtins.str] request_timeout_seconds: Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.str] retry_timeout_seconds: Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.str] search_password: Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+        :param pulumi.Input[_builtins.str] search_url: Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+        :param pulumi.Input[_builtins.str] search_username: Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+        :param pulumi.Input[_builtins.str] token: Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+        :param pulumi.Input[_builtins.str] token_url: OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+        :param pulumi.Input[_builtins.str] username: With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
         """
-        pass
+        if allow_plain_http is not None:
+            pulumi.set(__self__, "allow_plain_http", allow_plain_http)
+        if api_url is not None:
+            pulumi.set(__self__, "api_url", api_url)
+        if ca_bundle is not None:
+            pulumi.set(__self__, "ca_bundle", ca_bundle)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if debug is not None:
+            pulumi.set(__self__, "debug", debug)
+        if edge_cert_pem is not None:
+            pulumi.set(__self__, "edge_cert_pem", edge_cert_pem)
+        if edge_identity_file is not None:
+            pulumi.set(__self__, "edge_identity_file", edge_identity_file)
+        if edge_identity_json is not None:
+            pulumi.set(__self__, "edge_identity_json", edge_identity_json)
+        if edge_key_pem is not None:
+            pulumi.set(__self__, "edge_key_pem", edge_key_pem)
+        if edge_password is not None:
+            pulumi.set(__self__, "edge_password", edge_password)
+        if edge_totp_secret is not None:
+            pulumi.set(__self__, "edge_totp_secret", edge_totp_secret)
+        if edge_url is not None:
+            pulumi.set(__self__, "edge_url", edge_url)
+        if edge_username is not None:
+            pulumi.set(__self__, "edge_username", edge_username)
+        if expiry_warning_days is not None:
+            pulumi.set(__self__, "expiry_warning_days", expiry_warning_days)
+        if frontdoor_id is not None:
+            pulumi.set(__self__, "frontdoor_id", frontdoor_id)
+        if max_retries is not None:
+            pulumi.set(__self__, "max_retries", max_retries)
+        if request_timeout_seconds is not None:
+            pulumi.set(__self__, "request_timeout_seconds", request_timeout_seconds)
+        if retry_timeout_seconds is not None:
+            pulumi.set(__self__, "retry_timeout_seconds", retry_timeout_seconds)
+        if search_password is not None:
+            pulumi.set(__self__, "search_password", search_password)
+        if search_url is not None:
+            pulumi.set(__self__, "search_url", search_url)
+        if search_username is not None:
+            pulumi.set(__self__, "search_username", search_username)
+        if token is not None:
+            pulumi.set(__self__, "token", token)
+        if token_url is not None:
+            pulumi.set(__self__, "token_url", token_url)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter(name="allowPlainHttp")
+    def allow_plain_http(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+        """
+        return pulumi.get(self, "allow_plain_http")
+
+    @allow_plain_http.setter
+    def allow_plain_http(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "allow_plain_http", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiUrl")
+    def api_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+        """
+        return pulumi.get(self, "api_url")
+
+    @api_url.setter
+    def api_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caBundle")
+    def ca_bundle(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+        """
+        return pulumi.get(self, "ca_bundle")
+
+    @ca_bundle.setter
+    def ca_bundle(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_bundle", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+        """
+        return pulumi.get(self, "client_id")
+
+    @client_id.setter
+    def client_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+        """
+        return pulumi.get(self, "client_secret")
+
+    @client_secret.setter
+    def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_secret", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def debug(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+        """
+        return pulumi.get(self, "debug")
+
+    @debug.setter
+    def debug(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "debug", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeCertPem")
+    def edge_cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+        """
+        return pulumi.get(self, "edge_cert_pem")
+
+    @edge_cert_pem.setter
+    def edge_cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_cert_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeIdentityFile")
+    def edge_identity_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+        """
+        return pulumi.get(self, "edge_identity_file")
+
+    @edge_identity_file.setter
+    def edge_identity_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_identity_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeIdentityJson")
+    def edge_identity_json(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+        """
+        return pulumi.get(self, "edge_identity_json")
+
+    @edge_identity_json.setter
+    def edge_identity_json(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_identity_json", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeKeyPem")
+    def edge_key_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+        """
+        return pulumi.get(self, "edge_key_pem")
+
+    @edge_key_pem.setter
+    def edge_key_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_key_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgePassword")
+    def edge_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Edge admin password. Environment: ZITI_PASSWORD.
+        """
+        return pulumi.get(self, "edge_password")
+
+    @edge_password.setter
+    def edge_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeTotpSecret")
+    def edge_totp_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+        """
+        return pulumi.get(self, "edge_totp_secret")
+
+    @edge_totp_secret.setter
+    def edge_totp_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_totp_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeUrl")
+    def edge_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+        """
+        return pulumi.get(self, "edge_url")
+
+    @edge_url.setter
+    def edge_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="edgeUsername")
+    def edge_username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+        """
+        return pulumi.get(self, "edge_username")
+
+    @edge_username.setter
+    def edge_username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "edge_username", value)
+
+    @_builtins.property
+    @pulumi.getter(name="expiryWarningDays")
+    def expiry_warning_days(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+        """
+        return pulumi.get(self, "expiry_warning_days")
+
+    @expiry_warning_days.setter
+    def expiry_warning_days(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "expiry_warning_days", value)
+
+    @_builtins.property
+    @pulumi.getter(name="frontdoorId")
+    def frontdoor_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+        """
+        return pulumi.get(self, "frontdoor_id")
+
+    @frontdoor_id.setter
+    def frontdoor_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "frontdoor_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxRetries")
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+        """
+        return pulumi.get(self, "max_retries")
+
+    @max_retries.setter
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "max_retries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestTimeoutSeconds")
+    def request_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+        """
+        return pulumi.get(self, "request_timeout_seconds")
+
+    @request_timeout_seconds.setter
+    def request_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retryTimeoutSeconds")
+    def retry_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+        """
+        return pulumi.get(self, "retry_timeout_seconds")
+
+    @retry_timeout_seconds.setter
+    def retry_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "retry_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="searchPassword")
+    def search_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+        """
+        return pulumi.get(self, "search_password")
+
+    @search_password.setter
+    def search_password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "search_password", value)
+
+    @_builtins.property
+    @pulumi.getter(name="searchUrl")
+    def search_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+        """
+        return pulumi.get(self, "search_url")
+
+    @search_url.setter
+    def search_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "search_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="searchUsername")
+    def search_username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+        """
+        return pulumi.get(self, "search_username")
+
+    @search_username.setter
+    def search_username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "search_username", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+        """
+        return pulumi.get(self, "token")
+
+    @token.setter
+    def token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenUrl")
+    def token_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+        """
+        return pulumi.get(self, "token_url")
+
+    @token_url.setter
+    def token_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token_url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "username", value)
 
 
 @pulumi.type_token("pulumi:providers:frontdoor")
@@ -31,12 +431,62 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_plain_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_bundle: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 debug: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_key_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_totp_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 expiry_warning_days: pulumi.Input[Optional[_builtins.str]] = None,
+                 frontdoor_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Create a Frontdoor resource with the given unique name, props, and options.
+        The frontdoor provider: connection settings for one Frontdoor API, controller and search service.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] allow_plain_http: Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear. Environment: FRONTDOOR_ALLOW_PLAIN_HTTP.
+        :param pulumi.Input[_builtins.str] api_url: Base URL of the Frontdoor management API (paths start with /frontdoor). Environment: FRONTDOOR_API_URL.
+        :param pulumi.Input[_builtins.str] ca_bundle: Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified. Environment: FRONTDOOR_CA_BUNDLE.
+        :param pulumi.Input[_builtins.str] client_id: OAuth2 client id (client-credentials grant). Environment: FRONTDOOR_CLIENT_ID, NETFOUNDRY_CLIENT_ID.
+        :param pulumi.Input[_builtins.str] client_secret: OAuth2 client secret. Environment: FRONTDOOR_CLIENT_SECRET, NETFOUNDRY_PASSWORD.
+        :param pulumi.Input[_builtins.str] debug: Log every request, retry and renewal to stderr (secrets redacted). Environment: FRONTDOOR_DEBUG.
+        :param pulumi.Input[_builtins.str] edge_cert_pem: Client certificate (PEM or file path) for authenticate method=cert (mutual TLS). Environment: ZITI_CLIENT_CERT.
+        :param pulumi.Input[_builtins.str] edge_identity_file: Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate (method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted. Environment: ZITI_IDENTITY_FILE.
+        :param pulumi.Input[_builtins.str] edge_identity_json: The content of a Ziti identity file (JSON), instead of edgeIdentityFile. Environment: ZITI_IDENTITY_JSON.
+        :param pulumi.Input[_builtins.str] edge_key_pem: Private key (PEM or file path) of edgeCertPem. Environment: ZITI_CLIENT_KEY.
+        :param pulumi.Input[_builtins.str] edge_password: Edge admin password. Environment: ZITI_PASSWORD.
+        :param pulumi.Input[_builtins.str] edge_totp_secret: Base32 TOTP secret, to complete MFA when the controller requires it. Environment: ZITI_TOTP_SECRET.
+        :param pulumi.Input[_builtins.str] edge_url: OpenZiti controller address; the management API is served under /edge/management/v1. Environment: ZITI_EDGE_URL.
+        :param pulumi.Input[_builtins.str] edge_username: Edge admin username (authenticate method=password). Environment: ZITI_USERNAME.
+        :param pulumi.Input[_builtins.str] expiry_warning_days: Programs warn at preview and up when a client certificate, certificate request token or identity enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; 0 warns only about expired ones). Environment: FRONTDOOR_EXPIRY_WARNING_DAYS.
+        :param pulumi.Input[_builtins.str] frontdoor_id: Default frontdoor for resources that do not set frontdoorId. Environment: FRONTDOOR_ID.
+        :param pulumi.Input[_builtins.str] max_retries: At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them). Environment: FRONTDOOR_MAX_RETRIES.
+        :param pulumi.Input[_builtins.str] request_timeout_seconds: Timeout of one HTTP request (default 30). Environment: FRONTDOOR_REQUEST_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.str] retry_timeout_seconds: Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries. Environment: FRONTDOOR_RETRY_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.str] search_password: Password for the event search service. Environment: FRONTDOOR_SEARCH_PASSWORD.
+        :param pulumi.Input[_builtins.str] search_url: Base URL of the event search service (`{searchUrl}/<index>/_search`). Environment: FRONTDOOR_SEARCH_URL.
+        :param pulumi.Input[_builtins.str] search_username: Username for the event search service (HTTP Basic). Environment: FRONTDOOR_SEARCH_USERNAME.
+        :param pulumi.Input[_builtins.str] token: Static bearer token for the Frontdoor API. Environment: FRONTDOOR_TOKEN, NETFOUNDRY_API_TOKEN.
+        :param pulumi.Input[_builtins.str] token_url: OAuth2 token endpoint (client-credentials grant). Environment: FRONTDOOR_TOKEN_URL, NETFOUNDRY_OAUTH_URL.
+        :param pulumi.Input[_builtins.str] username: With token: send HTTP Basic `username:token` instead of a bearer token. Environment: FRONTDOOR_USERNAME.
         """
         ...
     @overload
@@ -45,7 +495,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Create a Frontdoor resource with the given unique name, props, and options.
+        The frontdoor provider: connection settings for one Frontdoor API, controller and search service.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
@@ -62,6 +512,31 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_plain_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_bundle: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 debug: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_identity_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_key_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_totp_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 edge_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 expiry_warning_days: pulumi.Input[Optional[_builtins.str]] = None,
+                 frontdoor_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_password: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 search_username: pulumi.Input[Optional[_builtins.str]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -71,6 +546,31 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["allow_plain_http"] = allow_plain_http
+            __props__.__dict__["api_url"] = api_url
+            __props__.__dict__["ca_bundle"] = ca_bundle
+            __props__.__dict__["client_id"] = client_id
+            __props__.__dict__["client_secret"] = None if client_secret is None else pulumi.Output.secret(client_secret)
+            __props__.__dict__["debug"] = debug
+            __props__.__dict__["edge_cert_pem"] = edge_cert_pem
+            __props__.__dict__["edge_identity_file"] = edge_identity_file
+            __props__.__dict__["edge_identity_json"] = None if edge_identity_json is None else pulumi.Output.secret(edge_identity_json)
+            __props__.__dict__["edge_key_pem"] = None if edge_key_pem is None else pulumi.Output.secret(edge_key_pem)
+            __props__.__dict__["edge_password"] = None if edge_password is None else pulumi.Output.secret(edge_password)
+            __props__.__dict__["edge_totp_secret"] = None if edge_totp_secret is None else pulumi.Output.secret(edge_totp_secret)
+            __props__.__dict__["edge_url"] = edge_url
+            __props__.__dict__["edge_username"] = edge_username
+            __props__.__dict__["expiry_warning_days"] = expiry_warning_days
+            __props__.__dict__["frontdoor_id"] = frontdoor_id
+            __props__.__dict__["max_retries"] = max_retries
+            __props__.__dict__["request_timeout_seconds"] = request_timeout_seconds
+            __props__.__dict__["retry_timeout_seconds"] = retry_timeout_seconds
+            __props__.__dict__["search_password"] = None if search_password is None else pulumi.Output.secret(search_password)
+            __props__.__dict__["search_url"] = search_url
+            __props__.__dict__["search_username"] = search_username
+            __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
+            __props__.__dict__["token_url"] = token_url
+            __props__.__dict__["username"] = username
         super(Provider, __self__).__init__(
             'frontdoor',
             resource_name,
