@@ -51,7 +51,9 @@ export function buildSchema(version: string): Spec {
     // another. The Go module has no public home yet: programs use it through a `replace`.
     language: {
       nodejs: { packageName: "pulumi-frontdoor-native" },
-      go: { importBasePath: "frontdoor.local/sdk/go/frontdoor" },
+      // respectSchemaVersion: the Go SDK then asks the engine for the plugin of this version (with a go
+      // section, supportPack alone leaves it unversioned and the state records no provider version).
+      go: { importBasePath: "frontdoor.local/sdk/go/frontdoor", respectSchemaVersion: true },
       python: { packageName: "pulumi_frontdoor" },
     },
   };
