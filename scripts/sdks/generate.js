@@ -53,6 +53,9 @@ function main() {
   const out = path.resolve(process.argv[2] ?? path.join(root, "sdk", "native"));
   generate(out);
   process.stdout.write(`sdks: nodejs, go and python written to ${out}\n`);
+  // Generation replaced sdk/native/nodejs, its build output included: build it again.
+  if (!process.argv[2])
+    execFileSync(process.execPath, [path.join(__dirname, "build-nodejs.js")], { stdio: "inherit" });
 }
 
 if (require.main === module) main();
