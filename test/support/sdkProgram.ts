@@ -122,7 +122,11 @@ export function describeSdkProgram(program: SdkProgram): void {
       assert.equal(JSON.parse(posted[0].body as string).name, `${program.namePrefix}-sso`);
       const sso = mock.frontdoor.get(fd(), "auth-providers", ssoId);
       assert.equal(sso?.name, `${program.namePrefix}-sso`);
-      assert.equal((sso?.data as any)?.client_secret, secrets.ssoClientSecret, "the secret did not reach the API");
+      assert.equal(
+        (sso?.data as any)?.client_secret,
+        secrets.ssoClientSecret,
+        "the secret did not reach the API",
+      );
 
       // The Edge kinds went to the controller, one POST each, every exchange within the swagger.
       for (const collection of EDGE) assert.equal(exchanges("POST", collection).length, 1, collection);
