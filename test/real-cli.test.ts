@@ -200,10 +200,10 @@ describe("Real Pulumi CLI: every example", function () {
     },
   ];
 
-  it("covers every example of the dynamic provider", () => {
-    const dirs = dynamicProviderExamples();
+  it("covers every TypeScript example of the dynamic provider", () => {
+    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
     assert.deepEqual(
-      dirs.sort(),
+      dynamicProviderExamples().sort(),
       examples()
         .map((e) => e.dir)
         .sort(),

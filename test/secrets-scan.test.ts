@@ -188,10 +188,10 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
     },
   ];
 
-  it("covers every example of the dynamic provider", () => {
-    const dirs = dynamicProviderExamples();
+  it("covers every TypeScript example of the dynamic provider", () => {
+    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
     assert.deepEqual(
-      dirs.sort(),
+      dynamicProviderExamples().sort(),
       examples()
         .map((e) => e.dir)
         .sort(),

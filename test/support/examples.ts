@@ -1,15 +1,27 @@
-// The example programs of the dynamic provider: those whose package.json depends on its SDK
-// (pulumi-frontdoor). The plugin's examples (YAML, Go, the generated Node.js SDK) have suites of
-// their own (test/plugin-*.test.ts), so the suites that cover "every example" cover these.
+// The example programs under examples/, by language: the TypeScript ones of the dynamic provider run
+// in the harness and CLI suites; the plugin's (YAML, Go, TypeScript over the generated SDK) in
+// test/plugin-yaml.test.ts, test/plugin-go.test.ts and test/plugin-ts.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
+export const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
 
-export function dynamicProviderExamples(): string[] {
+/** Example directories whose Pulumi.yaml says `runtime: <runtime>`. */
+export function exampleDirs(runtime: "nodejs" | "yaml" | "go"): string[] {
   return fs.readdirSync(EXAMPLES).filter((dir) => {
+    const project = path.join(EXAMPLES, dir, "Pulumi.yaml");
+    return (
+      fs.existsSync(project) &&
+      new RegExp(`^runtime:\\s*${runtime}\\s*$`, "m").test(fs.readFileSync(project, "utf8"))
+    );
+  });
+}
+
+/** The TypeScript examples of the dynamic provider: their package.json depends on its SDK, pulumi-frontdoor. */
+export function dynamicProviderExamples(): string[] {
+  return exampleDirs("nodejs").filter((dir) => {
     const manifest = path.join(EXAMPLES, dir, "package.json");
-    if (!fs.existsSync(path.join(EXAMPLES, dir, "Pulumi.yaml")) || !fs.existsSync(manifest)) return false;
+    if (!fs.existsSync(manifest)) return false;
     const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, "utf8"));
     return "pulumi-frontdoor" in dependencies;
   });
