@@ -19,7 +19,7 @@ import {
   toPlainData,
 } from "./resource";
 import { resourceDefinition } from "./resources";
-import { unsafeIdReason } from "./resources/common";
+import { importIdOf, unsafeIdReason } from "./resources/common";
 import { isHeld, markHeld, partialFailure, releaseHeld } from "./resources/operations";
 import { joinSecretValues, separateSecretValues } from "./secretValues";
 
@@ -223,7 +223,7 @@ async function adoptExisting(
     throw new ProviderError(
       `${label}: ${lost}an object of that name already exists (id ${existing.id})${said} and differs from the ` +
         `declaration in ${differing.join(", ")}: not adopted. To manage it with this program, import it: ` +
-        `add the resource option import: "${importId(def, given, existing.id)}" and make the inputs match ` +
+        `add the resource option import: "${importIdOf(def.api, existing.id, given.frontdoorId)}" and make the inputs match ` +
         "it; or delete it, or choose another name.",
     );
   }
@@ -241,13 +241,6 @@ async function adoptExisting(
     throw partialFailure(label, existing.id, given, () => existing.outs, err);
   }
   return finished(def, { id: existing.id, outs }, given);
-}
-
-/** The id `import` takes: `<frontdoorId>/<id>` for Frontdoor kinds (the frontdoor is part of the address). */
-function importId(def: ResourceDefinition, inputs: Props, id: string): string {
-  return def.api === "frontdoor" && typeof inputs.frontdoorId === "string"
-    ? `${inputs.frontdoorId}/${id}`
-    : id;
 }
 
 /** The state of a created (or adopted) object; should converting it fail, the object is kept all the same. */

@@ -55,7 +55,7 @@ function runtimePackages() {
 }
 
 /**
- * `npm run plugin:package`: bin/pulumi-resource-frontdoor-v<version>.tgz, for
+ * `npm run plugin:package`: dist/pulumi-resource-frontdoor-v<version>.tgz, for
  * `pulumi plugin install resource frontdoor <version> --file <tarball>`. Inside: the launcher at the
  * top (the CLI runs pulumi-resource-frontdoor from the plugin's folder), package.json (the version the
  * plugin reports) and schema.json, the compiled provider (bin/provider, without declarations and
@@ -88,7 +88,9 @@ function packagePlugin() {
     for (const file of fs.readdirSync(path.join(pulumiDir, "proto")))
       if (file.endsWith(".js"))
         fs.copyFileSync(path.join(pulumiDir, "proto", file), path.join(pulumiStage, "proto", file));
-    const out = path.join(root, "bin", `pulumi-resource-frontdoor-v${version}.tgz`);
+    // Outside bin/: the npm package ships bin/, and must not ship the plugin tarball inside it.
+    fs.mkdirSync(path.join(root, "dist"), { recursive: true });
+    const out = path.join(root, "dist", `pulumi-resource-frontdoor-v${version}.tgz`);
     execFileSync("tar", ["-czf", out, "-C", stage, "."]);
     const size = fs.statSync(out).size;
     process.stdout.write(

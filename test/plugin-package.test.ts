@@ -15,7 +15,7 @@ import { assertPluginBuilt, PLUGIN_BIN } from "./support/plugin";
 
 const ROOT = path.resolve(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
-const TARBALL = path.join(ROOT, "bin", `pulumi-resource-frontdoor-v${pkg.version}.tgz`);
+const TARBALL = path.join(ROOT, "dist", `pulumi-resource-frontdoor-v${pkg.version}.tgz`);
 
 describe("Provider plugin tarball", function () {
   this.timeout(600_000);

@@ -286,6 +286,34 @@ describe("Provider plugin over gRPC (mock server)", function () {
     await assert.rejects(plugin.call("invoke", unknown), /unknown function frontdoor:index:getNothing/);
   });
 
+  it("settings not given come from the environment, as for the dynamic provider (the same configure)", async () => {
+    const fromEnv = await startPlugin({
+      env: {
+        FRONTDOOR_API_URL: mock.url,
+        FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
+        FRONTDOOR_ID: mock.credentials.frontdoorId,
+      },
+    });
+    try {
+      const req = new provproto.ConfigureRequest();
+      req.setArgs(struct({ version: "0.1.0" }));
+      await fromEnv.call("configure", req);
+      mock.clearLog();
+      const read = new provproto.InvokeRequest();
+      read.setTok("frontdoor:index:validateCertificateRequestToken");
+      read.setArgs(struct({ token: secret("no-such-token-value-42") }));
+      await assert.rejects(fromEnv.call("invoke", read), /certificate request token not found/);
+      assert.deepEqual(
+        mock.log.map((e) => `${e.method} ${e.path}`),
+        [`GET /frontdoor/${mock.credentials.frontdoorId}/certificate-request-tokens/by-token/[redacted]`],
+        "the call went to the API and frontdoor of the environment",
+      );
+      assert.doesNotMatch(fromEnv.stderr(), /no-such-token-value-42/);
+    } finally {
+      await fromEnv.stop();
+    }
+  });
+
   it("names an unknown resource type", async () => {
     await assert.rejects(check("Nothing", "x", {}), /unknown resource kind Nothing/);
   });

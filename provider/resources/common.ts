@@ -14,6 +14,14 @@ export function unsafeIdReason(id: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The id that `import` takes (the resource option, `pulumi import`, an import file): for Frontdoor kinds
+ * `<frontdoorId>/<id>`, since the frontdoor is part of the object's address (see engine.ts, scopedId).
+ */
+export function importIdOf(api: "frontdoor" | "edge" | "none", id: string, frontdoorId: unknown): string {
+  return api === "frontdoor" && typeof frontdoorId === "string" ? `${frontdoorId}/${id}` : id;
+}
+
 function refineId(value: string, ctx: z.RefinementCtx): void {
   const reason = value === "" ? undefined : unsafeIdReason(value); // "" is min(1)'s to report
   if (reason) ctx.addIssue({ code: "custom", message: reason });

@@ -1,19 +1,28 @@
 #!/usr/bin/env node
 // `npx pulumi-frontdoor-import [--frontdoor-id ID] [--kind KIND ...] [--name PATTERN ...]
-// [--exclude-state FILE ...]`: prints a Pulumi program that adopts the existing objects (see
-// importSnippets.ts). Connection settings come from the same environment variables the provider reads
-// (FRONTDOOR_API_URL, FRONTDOOR_TOKEN, ZITI_EDGE_URL, ...).
-import { readFileSync } from "node:fs";
+// [--exclude-state FILE ...] [--import-file FILE]`: prints a Pulumi program (TypeScript, dynamic
+// provider) that adopts the existing objects (see importSnippets.ts), or, with --import-file, writes
+// Pulumi's import file for the provider plugin instead: `pulumi import --file FILE` then writes the
+// program in the project's own language. Connection settings come from the same environment variables
+// the provider reads (FRONTDOOR_API_URL, FRONTDOOR_TOKEN, ZITI_EDGE_URL, ...).
+// `--from-state STATE --import-file FILE`: the import file for the objects of a dynamic-provider
+// stack (`pulumi stack export` output), to move it to the plugin (see migrate.ts); no API is called.
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { context } from "../engine";
-import { idsInState, importSnippets, type SnippetOptions } from "./importSnippets";
+import { idsInState, importFile, importSnippets, type SnippetOptions } from "./importSnippets";
+import { migrationFromState } from "./migrate";
 
-const USAGE = "use --frontdoor-id ID, --kind KIND, --name PATTERN, --exclude-state FILE";
+const USAGE =
+  "use --frontdoor-id ID, --kind KIND, --name PATTERN, --exclude-state FILE, --import-file FILE, --from-state FILE";
 
-function parse(argv: string[]): SnippetOptions {
+function parse(argv: string[]): SnippetOptions & { importFile?: string; fromState?: string } {
   const kinds: string[] = [];
   const names: string[] = [];
   const excludeIds = new Set<string>();
   let frontdoorId: string | undefined;
+  let file: string | undefined;
+  let fromState: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -21,22 +30,60 @@ function parse(argv: string[]): SnippetOptions {
     if (flag === "--kind") kinds.push(value);
     else if (flag === "--name") names.push(value);
     else if (flag === "--frontdoor-id") frontdoorId = value;
+    else if (flag === "--import-file") file = value;
+    else if (flag === "--from-state") fromState = value;
     else if (flag === "--exclude-state") {
       // Objects that a stack already manages are not printed again.
-      let document: unknown;
-      try {
-        document = JSON.parse(readFileSync(value, "utf8"));
-      } catch (err) {
-        throw new Error(`--exclude-state ${value}: ${(err as Error).message}`);
-      }
-      for (const id of idsInState(document)) excludeIds.add(id);
+      for (const id of idsInState(readJson(value, flag))) excludeIds.add(id);
     } else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
-  return { kinds: kinds.length ? kinds : undefined, names, frontdoorId, excludeIds };
+  if (fromState && !file) throw new Error(`--from-state needs --import-file FILE (${USAGE})`);
+  return {
+    kinds: kinds.length ? kinds : undefined,
+    names,
+    frontdoorId,
+    excludeIds,
+    importFile: file,
+    fromState,
+  };
+}
+
+function readJson(file: string, flag: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new Error(`${flag} ${file}: ${(err as Error).message}`);
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
-  process.stdout.write(await importSnippets(context(), parse(argv)));
+  const options = parse(argv);
+  if (!options.importFile) {
+    process.stdout.write(await importSnippets(context(), options));
+    return;
+  }
+  // The plugin's version (this package's) goes into each entry: the CLI records it on the provider.
+  const { version } = JSON.parse(
+    readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8"),
+  );
+  if (options.fromState) {
+    const migration = migrationFromState(readJson(options.fromState, "--from-state"), version);
+    writeFileSync(options.importFile, `${JSON.stringify(migration.file, null, 2)}\n`);
+    for (const { urn, reason } of migration.skipped)
+      process.stderr.write(`${urn}: not in the file: ${reason}\n`);
+    process.stderr.write(
+      `${options.importFile}: ${migration.file.resources.length} objects; run \`pulumi import --file ${options.importFile}\`, ` +
+        "then forget the dynamic resources (state delete, dependents first):\n",
+    );
+    for (const urn of migration.dynamicUrns) process.stderr.write(`  pulumi state delete --yes '${urn}'\n`);
+    return;
+  }
+  const { file, unlisted } = await importFile(context(), options, version);
+  writeFileSync(options.importFile, `${JSON.stringify(file, null, 2)}\n`);
+  for (const { kind, reason } of unlisted) process.stderr.write(`${kind}: not listed. ${reason}\n`);
+  process.stderr.write(
+    `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile}\`\n`,
+  );
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {

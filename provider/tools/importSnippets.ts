@@ -8,6 +8,8 @@
 // order: create the referenced object first, destroy it last.
 
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { importIdOf } from "../resources/common";
+import { PACKAGE } from "../schema";
 import { propertyNames, secretPaths } from "../shape";
 import { globPattern, listExisting } from "./inventory";
 
@@ -31,6 +33,48 @@ interface Found {
   name: string;
 }
 
+/** The existing objects the options select, each with a unique resource name; the kinds not listed. */
+async function selectObjects(ctx: ResourceContext, options: SnippetOptions) {
+  const patterns = (options.names ?? []).map(globPattern);
+  const inventory = await listExisting(ctx, { ...options, skipIds: options.excludeIds });
+  const names = new Set<string>();
+  const found: Found[] = inventory.objects
+    .filter(({ def, state }) => !patterns.length || patterns.some((p) => p.test(objectName(def, state))))
+    .map(({ def, id, state }) => ({ def, id, state, name: uniqueName(objectName(def, state), names) }));
+  return { found, unlisted: inventory.unlisted };
+}
+
+function importId(def: ResourceDefinition, id: string, state: Props, scope: Props): string {
+  return importIdOf(def.api, id, state.frontdoorId ?? scope.frontdoorId);
+}
+
+/** Pulumi's import file (`pulumi import --file`), one entry of the provider plugin's type per selected object. */
+export interface ImportFile {
+  resources: { type: string; name: string; id: string; version?: string }[];
+}
+
+/**
+ * The objects as `pulumi import --file <file>` takes them: the CLI reads each through the provider
+ * plugin (type `frontdoor:index:<Kind>`) and writes the program in the project's language. `version`
+ * (the plugin's) makes the CLI record it on the provider. The kinds that could not be listed come back
+ * apart, for the caller to report.
+ */
+export async function importFile(
+  ctx: ResourceContext,
+  options: SnippetOptions,
+  version?: string,
+): Promise<{ file: ImportFile; unlisted: { kind: string; reason: string }[] }> {
+  const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
+  const { found, unlisted } = await selectObjects(ctx, options);
+  const resources = found.map((f) => ({
+    type: `${PACKAGE}:index:${f.def.kind}`,
+    name: f.name,
+    id: importId(f.def, f.id, f.state, scope),
+    ...(version ? { version } : {}),
+  }));
+  return { file: { resources }, unlisted };
+}
+
 export async function importSnippets(ctx: ResourceContext, options: SnippetOptions): Promise<string> {
   const lines = [
     'import * as pulumi from "@pulumi/pulumi";',
@@ -39,13 +83,8 @@ export async function importSnippets(ctx: ResourceContext, options: SnippetOptio
     "const config = new pulumi.Config();",
   ];
   const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
-  const patterns = (options.names ?? []).map(globPattern);
-  const inventory = await listExisting(ctx, { ...options, skipIds: options.excludeIds });
-  for (const { kind, reason } of inventory.unlisted) lines.push("", `// ${kind}: not listed. ${reason}`);
-  const names = new Set<string>();
-  const found: Found[] = inventory.objects
-    .filter(({ def, state }) => !patterns.length || patterns.some((p) => p.test(objectName(def, state))))
-    .map(({ def, id, state }) => ({ def, id, state, name: uniqueName(objectName(def, state), names) }));
+  const { found, unlisted } = await selectObjects(ctx, options);
+  for (const { kind, reason } of unlisted) lines.push("", `// ${kind}: not listed. ${reason}`);
   const variables = new Map(found.map((f) => [f.id, identifier(f.name)]));
   const rendered = found.map((f) => snippet(f.def, f.id, f.state, scope, f.name, variables));
   for (const index of dependencyOrder(
@@ -91,8 +130,7 @@ export function snippet(
     return role ? `pulumi.interpolate\`@\${${variable}.id}\`` : `${variable}.id`;
   };
   const body = render(inputs, "  ", "", replace);
-  const importId = def.api === "frontdoor" ? `${state.frontdoorId ?? scope.frontdoorId}/${id}` : id;
-  const text = `export const ${identifier(name)} = new frontdoor.${def.kind}("${name}", ${body}, { import: "${importId}" });`;
+  const text = `export const ${identifier(name)} = new frontdoor.${def.kind}("${name}", ${body}, { import: "${importId(def, id, state, scope)}" });`;
   return { text, uses };
 }
 

@@ -3,6 +3,8 @@
 //   generated code, for protocol-level tests without the CLI;
 // - pluginStack(): the real CLI (test/peers/cli.ts) with bin/plugin first on PATH, as a developer
 //   runs it (`PATH=$PWD/bin/plugin:$PATH`).
+
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -84,4 +86,16 @@ export function pluginStack(
       ...options.env,
     },
   });
+}
+
+const yaml: { load(text: string): any; dump(value: unknown): string } = require("js-yaml");
+
+/** Adds the resources of a YAML program the CLI generated (`pulumi import --out`) to the project's Pulumi.yaml. */
+export function addGeneratedResources(dir: string, generated: string): void {
+  const projectFile = path.join(dir, "Pulumi.yaml");
+  const project = yaml.load(fs.readFileSync(projectFile, "utf8"));
+  const { resources } = yaml.load(generated) ?? {};
+  assert.ok(resources && Object.keys(resources).length > 0, `no resources generated:\n${generated}`);
+  project.resources = { ...project.resources, ...resources };
+  fs.writeFileSync(projectFile, yaml.dump(project));
 }
