@@ -43,7 +43,19 @@ export function buildSchema(version: string): Spec {
     types,
     resources,
     functions,
-    language: { nodejs: { packageName: "pulumi-frontdoor" } },
+    // supportPack: the generators then write each SDK as a package of its own (a go.mod for the Go
+    // module, the schema's version in package.json and pyproject.toml), as `pulumi package gen-sdk` does.
+    meta: { supportPack: true },
+    // The SDKs generated from this schema (sdk/native/*, `npm run sdks`) are for the plugin; the
+    // dynamic provider's TypeScript SDK keeps the npm name pulumi-frontdoor, so the plugin's takes
+    // another. The Go module has no public home yet: programs use it through a `replace`.
+    language: {
+      nodejs: { packageName: "pulumi-frontdoor-native" },
+      // respectSchemaVersion: the Go SDK then asks the engine for the plugin of this version (with a go
+      // section, supportPack alone leaves it unversioned and the state records no provider version).
+      go: { importBasePath: "frontdoor.local/sdk/go/frontdoor", respectSchemaVersion: true },
+      python: { packageName: "pulumi_frontdoor" },
+    },
   };
 }
 
@@ -112,8 +124,11 @@ function objectSpec(schema: z.ZodType, name: string, types: Record<string, Spec>
 
 /** Properties of an object or of every member of a union, with the names required in all members. */
 function members(schema: z.ZodType) {
-  const root = jsonSchema(schema);
-  const all = variants(root).map((v) => deref(v, root));
+  return membersOf(jsonSchema(schema));
+}
+
+function membersOf(node: JsonSchema, root: JsonSchema = node) {
+  const all = variants(deref(node, root)).map((v) => deref(v, root));
   const properties = new Map<string, JsonSchema[]>();
   for (const v of all) {
     for (const [name, node] of Object.entries(v.properties ?? {})) {
@@ -132,12 +147,7 @@ function propertySpec(
 ): Spec {
   const distinct = [...new Map(nodes.map((n) => [JSON.stringify(n), n])).values()];
   const first = distinct[0];
-  const specs = [
-    ...new Map(
-      distinct.map((n) => typeSpec(n, root, nameHint, types)).map((t) => [JSON.stringify(t), t]),
-    ).values(),
-  ];
-  const base: Spec = specs.length > 1 ? { oneOf: specs } : specs[0];
+  const base = oneOf(distinct.map((n) => typeSpec(n, root, nameHint, types)));
   const resolved = deref(first, root);
   const descriptions = [
     ...new Set(distinct.map((n) => n.description ?? deref(n, root).description).filter(Boolean)),
@@ -163,7 +173,7 @@ function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: R
   }
   const alternatives = (node.anyOf ?? node.oneOf ?? []).filter((n) => n.type !== "null");
   if (alternatives.length === 1) return typeSpec(alternatives[0], root, nameHint, types);
-  if (alternatives.length > 1) return { oneOf: alternatives.map((n) => typeSpec(n, root, nameHint, types)) };
+  if (alternatives.length > 1) return oneOf(alternatives.map((n) => typeSpec(n, root, nameHint, types)));
   const type = Array.isArray(node.type) ? node.type.find((t) => t !== "null") : node.type;
   switch (type) {
     case "array":
@@ -190,20 +200,27 @@ function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: R
   }
 }
 
+/**
+ * One spec for alternatives, without repeats: a union of literals of one type (keySize: 2048 | 3072 |
+ * 4096) is that type, not a `oneOf` of identical members, which Pulumi's Go generator cannot give a
+ * default to.
+ */
+function oneOf(specs: Spec[]): Spec {
+  const distinct = [...new Map(specs.map((t) => [JSON.stringify(t), t])).values()];
+  return distinct.length > 1 ? { oneOf: distinct } : distinct[0];
+}
+
 function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Record<string, Spec>): void {
   const key = token(name);
   if (types[key]) return;
   types[key] = { type: "object" }; // placeholder first: recursive types terminate
-  // A union of objects (exactly one of ott, ottca, updb) is one object type with every member's
-  // properties, required where all members require them: Pulumi's types have no unions of objects,
-  // and without them the languages (YAML checks against the schema) could not set any property.
-  const all = variants(node).map((v) => deref(v, root));
+  // A union of objects (IdentityEnrollment: one of ott, ottca, updb) is one object type with the
+  // properties of every member, as for resources: typed SDKs and YAML can then set any of them.
+  const { properties: nodes, required } = membersOf(node, root);
   const properties: Record<string, Spec> = {};
-  for (const member of all)
-    for (const [prop, child] of Object.entries(member.properties ?? {})) {
-      properties[prop] ??= propertySpec([child], root, `${name}${pascal(prop)}`, types);
-    }
-  const required = Object.keys(properties).filter((prop) => all.every((m) => m.required?.includes(prop)));
+  for (const [prop, children] of nodes) {
+    properties[prop] = propertySpec(children, root, `${name}${pascal(prop)}`, types);
+  }
   types[key] = {
     type: "object",
     ...(node.description ? { description: node.description } : {}),

@@ -75,7 +75,7 @@ export const secretPaths = memo((schema): string[] => {
       walk(child, prefix ? `${prefix}.${key}` : key);
   };
   walk(root, "");
-  return [...paths];
+  return [...paths].sort(); // sorted: the walk's order follows zod's JSON Schema cache, which depends on what converted the schema first
 });
 
 /** The values found at the given dotted paths of an object (arrays are searched element-wise). */

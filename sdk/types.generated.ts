@@ -1445,7 +1445,7 @@ export interface KindInfo {
 }
 
 export const KINDS = {
-  AuthProvider: {"outputKeys":["frontdoorId","name","enabled","type","data","secretValues"],"secretInputPaths":["data.client_secret","data.api_key"],"secretOutputs":["secretValues"],"lookupSecrets":["secretValues"]},
+  AuthProvider: {"outputKeys":["frontdoorId","name","enabled","type","data","secretValues"],"secretInputPaths":["data.api_key","data.client_secret"],"secretOutputs":["secretValues"],"lookupSecrets":["secretValues"]},
   ClientCertificate: {"outputKeys":["frontdoorId","name","value","createdAt","createdBy","certificatePem","fingerprintSha256","serialNumber","subject","issuer","notBefore","notAfter","daysUntilExpiry"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[],"expiry":{"at":"notAfter","what":"certificate","warningDays":30}},
   CertificateRequestToken: {"outputKeys":["frontdoorId","name","commonName","organization","organizationalUnit","rotateWhenExpired","token","expiresAt","status","daysUntilExpiry","createdAt","createdBy"],"secretInputPaths":[],"secretOutputs":["token"],"lookupSecrets":["token"],"expiry":{"at":"expiresAt","what":"token","warningDays":1}},
   CustomFrontend: {"outputKeys":["frontdoorId","hostname","authProviderIds","frontendId","waitForActive","readyTimeoutSeconds","status","domainName","dnsRecords"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},

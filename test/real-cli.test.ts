@@ -11,7 +11,7 @@ import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";
-import { exampleDirs } from "./support/examples";
+import { dynamicProviderExamples } from "./support/examples";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -201,10 +201,10 @@ describe("Real Pulumi CLI: every example", function () {
     },
   ];
 
-  it("covers every TypeScript example directory", () => {
-    // The YAML examples run on the provider plugin: test/plugin-yaml.test.ts.
+  it("covers every TypeScript example of the dynamic provider", () => {
+    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
     assert.deepEqual(
-      exampleDirs("nodejs").sort(),
+      dynamicProviderExamples().sort(),
       examples()
         .map((e) => e.dir)
         .sort(),

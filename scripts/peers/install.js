@@ -6,6 +6,8 @@
 //   pulumi                        the Pulumi CLI
 //   pulumi-language-nodejs        the CLI's Node.js language host
 //   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
+//   pulumi-language-go            the CLI's Go language host (Go programs with the plugin's Go SDK)
+//   pulumi-frontdoor-sdkgen       our SDK generator over Pulumi's codegen (scripts/sdkgen; `npm run sdks`)
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
@@ -32,6 +34,9 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 // - pulumi-language-nodejs: its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3) is refused
 //   by the proxy at the v3.259.0 commit (403 for the pseudo-version and for the commit hash), so it
 //   is built from sdk/v3 v3.68.0, the last release that still carried it inside sdk/v3.
+// - pulumi-language-go: likewise from sdk/v3 v3.60.0 (the last layout with go/pulumi-language-go
+//   inside sdk/v3); a Go program built against sdk/v3 v3.259.0 runs under it with CLI 3.259.
+// - sdkgen: pkg/v3 v3.259.0's code generators, the same version as the CLI.
 // - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
 //   builds it (no wrapper module); the go.sum of the module itself pins the hashes.
 const peers = [
@@ -55,6 +60,23 @@ const peers = [
     version: "v3.68.0",
     pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
     ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.68.0",
+    env: {},
+  },
+  {
+    name: "pulumi-language-go",
+    dir: "language-go",
+    version: "v3.60.0",
+    pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go",
+    ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.60.0",
+    env: {},
+  },
+  {
+    name: "pulumi-frontdoor-sdkgen",
+    dir: path.join("..", "sdkgen"),
+    version: "v3.259.0",
+    pkg: ".",
+    files: ["go.mod", "go.sum", "main.go"],
+    ldflags: "",
     env: {},
   },
   {
@@ -92,7 +114,8 @@ function cacheKey(peer, dir, go) {
   const hash = crypto.createHash("sha256");
   if (peer.install) hash.update(`${peer.pkg}@${peer.version}`);
   else
-    for (const file of ["go.mod", "go.sum", "tools.go"]) hash.update(fs.readFileSync(path.join(dir, file)));
+    for (const file of peer.files ?? ["go.mod", "go.sum", "tools.go"])
+      hash.update(fs.readFileSync(path.join(dir, file)));
   hash.update(`${peer.pkg}\0${peer.ldflags}\0${go}`);
   return hash.digest("hex").slice(0, 16);
 }

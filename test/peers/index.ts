@@ -13,7 +13,9 @@ export type PeerName =
   | "pulumi"
   | "pulumi-language-nodejs"
   | "pulumi-resource-pulumi-nodejs"
-  | "pulumi-language-yaml";
+  | "pulumi-language-yaml"
+  | "pulumi-language-go"
+  | "pulumi-frontdoor-sdkgen";
 
 /** The path of a built peer, or undefined. */
 export function peerPath(name: PeerName): string | undefined {

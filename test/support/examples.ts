@@ -1,17 +1,28 @@
-// The example programs under examples/, by language: the TypeScript ones run on the dynamic provider
-// (harness and CLI suites), the YAML ones on the provider plugin (test/plugin-yaml.test.ts).
+// The example programs under examples/, by language: the TypeScript ones of the dynamic provider run
+// in the harness and CLI suites; the plugin's (YAML, Go, TypeScript over the generated SDK) in
+// test/plugin-yaml.test.ts, test/plugin-go.test.ts and test/plugin-ts.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 export const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
 
 /** Example directories whose Pulumi.yaml says `runtime: <runtime>`. */
-export function exampleDirs(runtime: "nodejs" | "yaml"): string[] {
+export function exampleDirs(runtime: "nodejs" | "yaml" | "go"): string[] {
   return fs.readdirSync(EXAMPLES).filter((dir) => {
     const project = path.join(EXAMPLES, dir, "Pulumi.yaml");
     return (
       fs.existsSync(project) &&
       new RegExp(`^runtime:\\s*${runtime}\\s*$`, "m").test(fs.readFileSync(project, "utf8"))
     );
+  });
+}
+
+/** The TypeScript examples of the dynamic provider: their package.json depends on its SDK, pulumi-frontdoor. */
+export function dynamicProviderExamples(): string[] {
+  return exampleDirs("nodejs").filter((dir) => {
+    const manifest = path.join(EXAMPLES, dir, "package.json");
+    if (!fs.existsSync(manifest)) return false;
+    const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    return "pulumi-frontdoor" in dependencies;
   });
 }

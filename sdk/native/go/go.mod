@@ -1,0 +1,5 @@
+module frontdoor.local/sdk/go
+
+go 1.25
+
+require github.com/pulumi/pulumi/sdk/v3 v3.256.0
