@@ -3,11 +3,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { crudBenchmark, crudReading } from "./crud";
+import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
 import { readinessBenchmark } from "./readiness";
 import { realPeerBenchmarks, realPeersReading } from "./realPeers";
 import { scalingBenchmark } from "./scaling";
+import { settingsBenchmark } from "./settings";
 import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 
 // `npm run bench -- scaling` (or crud, readiness, harness, storm, peers) runs only those sections.
@@ -15,6 +17,13 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // and the harness scaling section after MARK, rewritten when it ran. BENCH_REPEATS and BENCH_SIZES
 // (comma-separated) change the scaling section (default 5 rounds of 200, 1000, 5000); STORM_SEEDS=20
 // adds the 429 storm's failure count over that many seeds.
+// `npm run bench -- floor` (only when named: it takes long at full size) splits the real CLI's
+// up / preview --refresh / destroy of Edge services on the real controller into start-up, program
+// start, the engine's floor, the provider's share and the API's time, and writes results-floor.md
+// when run at full size (FLOOR_SIZES, default 200,1000; FLOOR_REPEATS, default 5).
+// `npm run bench -- settings` (also only when named) measures what users can set (--parallel,
+// checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
+// and writes results-settings.md at full size.
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -108,9 +117,61 @@ async function main(): Promise<void> {
     ].join("\n");
     wrote = true;
   }
+  if (only.includes("floor")) await floorSection();
+  if (only.includes("settings")) await settingsSection();
+  if (!wrote) return;
   const text = `${mainText.trimEnd()}\n\n${MARK}\n${scalingText.trim() ? `${scalingText.trim()}\n` : ""}`;
-  if (wrote) fs.writeFileSync(file, text);
+  fs.writeFileSync(file, text);
   console.log(`\n${text}`);
+}
+
+const FLOOR_DEFAULTS = { sizes: "200,1000", repeats: "5", settingsSize: "200" };
+
+async function settingsSection(): Promise<void> {
+  const size = process.env.SETTINGS_SIZE ?? FLOOR_DEFAULTS.settingsSize;
+  const repeats = process.env.FLOOR_REPEATS ?? FLOOR_DEFAULTS.repeats;
+  const started = Date.now();
+  process.stdout.write("settings: what users can set, measured\n");
+  const table = await settingsBenchmark({ size: Number(size), repeats: Number(repeats) });
+  const text = [
+    "# What users can set, measured",
+    "",
+    `Command: \`npm run bench -- settings\` (SETTINGS_SIZE=${size} FLOOR_REPEATS=${repeats}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `Machine: ${machine()}`,
+    "",
+    table,
+  ].join("\n");
+  console.log(`\n${text}`);
+  if (size === FLOOR_DEFAULTS.settingsSize && Number(repeats) >= Number(FLOOR_DEFAULTS.repeats))
+    fs.writeFileSync(path.join(__dirname, "results-settings.md"), `${text}\n`);
+  else console.log("\n(not written to bench/results-settings.md: not the full size and rounds)");
+}
+
+/** The floor split; written to results-floor.md only when run at full size. */
+async function floorSection(): Promise<void> {
+  const sizes = process.env.FLOOR_SIZES ?? FLOOR_DEFAULTS.sizes;
+  const repeats = process.env.FLOOR_REPEATS ?? FLOOR_DEFAULTS.repeats;
+  const started = Date.now();
+  process.stdout.write("floor: the engine's floor under the real CLI, split\n");
+  const r = await floorBenchmark({ sizes: sizes.split(",").map(Number), repeats: Number(repeats) });
+  const full = sizes === FLOOR_DEFAULTS.sizes && Number(repeats) >= Number(FLOOR_DEFAULTS.repeats);
+  const text = [
+    "# The engine's floor under the real CLI",
+    "",
+    `Command: \`npm run bench -- floor\` (FLOOR_SIZES=${sizes} FLOOR_REPEATS=${repeats}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `Machine: ${machine()}`,
+    "",
+    r.splitTable,
+    "",
+    table(r.rows),
+    "",
+    ...r.notes.map((n) => `- ${n}`),
+    "",
+    floorReading,
+  ].join("\n");
+  console.log(`\n${text}`);
+  if (full) fs.writeFileSync(path.join(__dirname, "results-floor.md"), `${text}\n`);
+  else console.log("\n(not written to bench/results-floor.md: not the full sizes and rounds)");
 }
 
 // Why the targets that are missed are missed, and what would reach them. Kept with the figures, so
