@@ -6,6 +6,7 @@ import { crudBenchmark, crudReading } from "./crud";
 import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
+import { profileHost } from "./profileHost";
 import { readinessBenchmark } from "./readiness";
 import { realPeerBenchmarks, realPeersReading } from "./realPeers";
 import { scalingBenchmark } from "./scaling";
@@ -24,6 +25,8 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // `npm run bench -- settings` (also only when named) measures what users can set (--parallel,
 // checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
 // and writes results-settings.md at full size.
+// `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
+// PROFILE_TOOL=cpu|callgrind, PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -119,6 +122,14 @@ async function main(): Promise<void> {
   }
   if (only.includes("floor")) await floorSection();
   if (only.includes("settings")) await settingsSection();
+  if (only.includes("profile"))
+    console.log(
+      await profileHost({
+        size: Number(process.env.PROFILE_SIZE ?? 200),
+        tool: process.env.PROFILE_TOOL === "callgrind" ? "callgrind" : "cpu",
+        dir: process.env.PROFILE_DIR,
+      }),
+    );
   if (!wrote) return;
   const text = `${mainText.trimEnd()}\n\n${MARK}\n${scalingText.trim() ? `${scalingText.trim()}\n` : ""}`;
   fs.writeFileSync(file, text);
