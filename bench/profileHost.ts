@@ -16,14 +16,24 @@ import { COMMANDS, type Command, cliTime, edgeSettings, loadavg, missingPeers, S
 
 const EDGE_MANY = path.join(__dirname, "programs", "edge-many");
 
-/** A bin folder whose pulumi-resource-pulumi-nodejs runs the host under the profiler into `out`. */
+/**
+ * A bin folder whose pulumi-resource-pulumi-nodejs runs the host under the profiler into `out`. The
+ * CLI stops a plugin with SIGINT (then SIGKILL after 5 s); node writes a --cpu-prof profile only on a
+ * normal exit, so a preloaded handler turns that SIGINT into process.exit.
+ */
 function profilingPlugin(tool: "cpu" | "callgrind", out: string): string {
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), "fd-profile-bin-"));
   const host = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+  const onSignal = path.join(bin, "exit-on-signal.js");
+  fs.writeFileSync(
+    onSignal,
+    'for (const s of ["SIGINT", "SIGTERM"]) process.on(s, () => process.exit(0));\n',
+  );
+  const node = `node -r "${onSignal}" "${host}" "$@"`;
   const run =
     tool === "cpu"
-      ? `exec node --cpu-prof --cpu-prof-dir="${out}" "${host}" "$@"`
-      : `exec valgrind --tool=callgrind --callgrind-out-file="${out}/callgrind.out.%p" node "${host}" "$@"`;
+      ? `exec node --cpu-prof --cpu-prof-dir="${out}" -r "${onSignal}" "${host}" "$@"`
+      : `exec valgrind --tool=callgrind --callgrind-out-file="${out}/callgrind.out.%p" ${node}`;
   fs.writeFileSync(path.join(bin, "pulumi-resource-pulumi-nodejs"), `#!/bin/sh\n${run}\n`, { mode: 0o755 });
   return bin;
 }
