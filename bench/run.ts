@@ -26,7 +26,7 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
 // and writes results-settings.md at full size.
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
-// PROFILE_TOOL=cpu|callgrind, PROFILE_DIR) and prints where its time goes; it writes nothing.
+// PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -126,7 +126,6 @@ async function main(): Promise<void> {
     console.log(
       await profileHost({
         size: Number(process.env.PROFILE_SIZE ?? 200),
-        tool: process.env.PROFILE_TOOL === "callgrind" ? "callgrind" : "cpu",
         dir: process.env.PROFILE_DIR,
       }),
     );
