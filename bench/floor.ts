@@ -34,7 +34,12 @@ export const COMMANDS = {
 } as const;
 export type Command = keyof typeof COMMANDS;
 
-type Settings = { config: Record<string, string>; secretConfig: Record<string, string> };
+type Settings = {
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+  /** The CLI's environment for this stack (e.g. a plugin's folder first on PATH). */
+  env?: NodeJS.ProcessEnv;
+};
 
 /** Stacks of the bench programs, each in a copy of its own beside the originals (root node_modules). */
 export class Stacks {

@@ -4,7 +4,7 @@
 //   --parallel P                      the CLI's steps in flight (default GOMAXPROCS x 4)
 //   PULUMI_SKIP_CHECKPOINTS=true      the CLI writes the state once at the end instead of per step
 //   PULUMI_NODEJS_TRANSPILE_ONLY=true ts-node transpiles the program without type-checking it
-//   runtime.options.typescript=false  no ts-node at all: the program is JavaScript (compiled first)
+//   a JavaScript program              compiled first; Pulumi.yaml typescript: false (see VARIANTS)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
@@ -58,7 +58,10 @@ export const VARIANTS: Variant[] = [
     env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
   },
   {
-    name: "Pulumi.yaml runtime.options.typescript: false (program compiled by tsc first)",
+    // Checked here: CLI 3.259 passes runtime options in its Run request, and language host v3.68 reads
+    // them only as command-line flags, so PULUMI_NODEJS_TYPESCRIPT stays true and ts-node still loads
+    // (the program sees it registered); only the program's own compilation is saved.
+    name: "JavaScript program (tsc first; Pulumi.yaml typescript: false, not honoured by language host v3.68)",
     safety: "none at run time; the build step must run before every `pulumi` command",
     javascript: true,
   },
