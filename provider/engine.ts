@@ -113,6 +113,8 @@ export async function diff(kind: string, id: string, olds: Props, news: Props) {
   const outcome = diffInputs(def, fromState(def, olds), news);
   return {
     changes: outcome.changes,
+    // The changed inputs: the plugin reports them as its detailed diff (the dynamic host ignores them).
+    changed: outcome.changed,
     replaces: outcome.replaces,
     deleteBeforeReplace: outcome.deleteBeforeReplace,
   };
@@ -357,7 +359,7 @@ function toState(def: ResourceDefinition, outs: Props): Props {
 }
 
 /** State (outputs or old inputs) as the resource modules work with it: the inverse of toState. */
-function fromState(def: ResourceDefinition, props: Props): Props {
+export function fromState(def: ResourceDefinition, props: Props): Props {
   return joinSecretValues(def, props, PROVIDER_KEY);
 }
 

@@ -37,6 +37,9 @@ export function buildSchema(version: string): Spec {
     keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
     license: "Apache-2.0",
     config: { variables: configVariables() },
+    // The explicit provider resource (`new frontdoor.Provider(...)`, `pulumi:providers:frontdoor`): its
+    // inputs are the same settings, so a program can hold one provider per controller or frontdoor.
+    provider: providerSpec(),
     types,
     resources,
     functions,
@@ -55,6 +58,18 @@ function configVariables(): Record<string, Spec> {
     };
   }
   return vars;
+}
+
+function providerSpec(): Spec {
+  const inputProperties = configVariables();
+  for (const spec of Object.values(inputProperties)) delete spec.defaultInfo;
+  return {
+    description:
+      "The frontdoor provider: connection settings for one Frontdoor API, controller and search service.",
+    inputProperties,
+    // Settings are inputs only: outputs would keep credentials in the state of the provider resource.
+    properties: {},
+  };
 }
 
 function resourceSpec(def: ResourceDefinition<any, any>, types: Record<string, Spec>): Spec {
@@ -179,15 +194,21 @@ function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Rec
   const key = token(name);
   if (types[key]) return;
   types[key] = { type: "object" }; // placeholder first: recursive types terminate
+  // A union of objects (exactly one of ott, ottca, updb) is one object type with every member's
+  // properties, required where all members require them: Pulumi's types have no unions of objects,
+  // and without them the languages (YAML checks against the schema) could not set any property.
+  const all = variants(node).map((v) => deref(v, root));
   const properties: Record<string, Spec> = {};
-  for (const [prop, child] of Object.entries(node.properties ?? {})) {
-    properties[prop] = propertySpec([child], root, `${name}${pascal(prop)}`, types);
-  }
+  for (const member of all)
+    for (const [prop, child] of Object.entries(member.properties ?? {})) {
+      properties[prop] ??= propertySpec([child], root, `${name}${pascal(prop)}`, types);
+    }
+  const required = Object.keys(properties).filter((prop) => all.every((m) => m.required?.includes(prop)));
   types[key] = {
     type: "object",
     ...(node.description ? { description: node.description } : {}),
     properties,
-    required: node.required ?? [],
+    required,
   };
 }
 

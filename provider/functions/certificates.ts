@@ -199,6 +199,7 @@ export const certificateFunctions: FunctionDefinition[] = [
       "is refused (expired or unknown).",
     inputs: CreateCertificateWithTokenArgs,
     outputs: CreateCertificateWithTokenResult,
+    run: (args, settings) => createCertificateWithToken(args as CreateCertificateWithTokenArgs, settings),
   },
   {
     name: "validateCertificateRequestToken",
@@ -208,5 +209,7 @@ export const certificateFunctions: FunctionDefinition[] = [
       "token is unknown or expired.",
     inputs: ValidateCertificateRequestTokenArgs,
     outputs: ValidateCertificateRequestTokenResult,
+    run: (args, settings) =>
+      validateCertificateRequestToken(args as ValidateCertificateRequestTokenArgs, settings),
   },
 ];

@@ -316,5 +316,7 @@ export const enrollmentFunctions: FunctionDefinition[] = [
       "Ziti identity JSON (secret).",
     inputs: EnrollIdentityArgs,
     outputs: EnrollIdentityResult,
+    // The JWT names its controller: no setting is used.
+    run: (args) => enrollIdentity(args as EnrollIdentityArgs),
   },
 ];

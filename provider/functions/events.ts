@@ -6,6 +6,7 @@ import { z } from "zod";
 import { type RawSettings, readSettings } from "../config";
 import { ProviderError } from "../http/errors";
 import { SearchClient, type SearchConnection, type SearchResponse } from "../http/search";
+import type { FunctionDefinition } from "./index";
 
 export const FIREWALL_INDEX = "fw.events*";
 /**
@@ -234,8 +235,12 @@ function programSettings(): RawSettings {
   return readSettings((key) => runtime.getConfig(key));
 }
 
-async function withClient<T>(connection: SearchConnection, use: (c: SearchClient) => Promise<T>): Promise<T> {
-  const client = new SearchClient(programSettings(), connection);
+async function withClient<T>(
+  settings: RawSettings,
+  connection: SearchConnection,
+  use: (c: SearchClient) => Promise<T>,
+): Promise<T> {
+  const client = new SearchClient(settings, connection);
   try {
     return await use(client);
   } finally {
@@ -243,25 +248,33 @@ async function withClient<T>(connection: SearchConnection, use: (c: SearchClient
   }
 }
 
-export async function getTopTalkers(args: TopTalkersArgs = {}): Promise<TopTalkersResult> {
+/** `settings`: the plugin's configured ones; by default, the program's (see programSettings). */
+export async function getTopTalkers(
+  args: TopTalkersArgs = {},
+  settings: RawSettings = programSettings(),
+): Promise<TopTalkersResult> {
   const parsed = parseArgs("getTopTalkers", TopTalkersArgs, args);
-  const response = await withClient(parsed, (c) => c.search(parsed.index, topTalkersQuery(parsed)));
+  const response = await withClient(settings, parsed, (c) => c.search(parsed.index, topTalkersQuery(parsed)));
   return topTalkersResult(response);
 }
 
-export async function searchAlerts(args: SearchAlertsArgs = {}): Promise<SearchAlertsResult> {
+export async function searchAlerts(
+  args: SearchAlertsArgs = {},
+  settings: RawSettings = programSettings(),
+): Promise<SearchAlertsResult> {
   const parsed = parseArgs("searchAlerts", SearchAlertsArgs, args);
-  const response = await withClient(parsed, (c) => c.search(parsed.index, alertsQuery(parsed)));
+  const response = await withClient(settings, parsed, (c) => c.search(parsed.index, alertsQuery(parsed)));
   return alertsResult(response);
 }
 
-export const eventFunctions = [
+export const eventFunctions: FunctionDefinition[] = [
   {
     name: "getTopTalkers",
     description:
       "Top talkers of the firewall usage events: the sources that transmitted the most (sum of fw.usage.circuit.tx) in a time window, each with its source addresses that received the most (sum of fw.usage.circuit.rx).",
     inputs: TopTalkersArgs,
     outputs: TopTalkersResult,
+    run: (args, settings) => getTopTalkers(args as TopTalkersArgs, settings),
   },
   {
     name: "searchAlerts",
@@ -269,5 +282,6 @@ export const eventFunctions = [
       "Recent alerts about potential configuration problems, newest first, optionally filtered by severity and event source type.",
     inputs: SearchAlertsArgs,
     outputs: SearchAlertsResult,
+    run: (args, settings) => searchAlerts(args as SearchAlertsArgs, settings),
   },
 ];

@@ -1,6 +1,7 @@
 // The registry of functions (queries and token-based calls) that the SDK offers; schema.json's
-// `functions` section is generated from it.
+// `functions` section is generated from it, and the plugin's Invoke runs them from it.
 import type { z } from "zod";
+import type { RawSettings } from "../config";
 import { certificateFunctions } from "./certificates";
 import { enrollmentFunctions } from "./enrollment";
 import { eventFunctions } from "./events";
@@ -12,6 +13,11 @@ export interface FunctionDefinition {
   description: string;
   inputs: z.ZodType;
   outputs: z.ZodType;
+  /**
+   * Runs it with the connection settings of the caller: the program's (SDK functions) or the
+   * configured provider's (the plugin's Invoke).
+   */
+  run(args: unknown, settings: RawSettings): Promise<unknown>;
 }
 
 export const functionDefinitions: FunctionDefinition[] = [

@@ -183,6 +183,7 @@ export const lookupFunctions: FunctionDefinition[] = LOOKUP_KINDS.flatMap((kind)
         `No such object: an error naming the kind and the id or name.${secretNote}`,
       inputs: LookupArgs,
       outputs: state,
+      run: (args, settings) => lookup(kind, args as LookupArgs, settings),
     },
     {
       name: listName(kind),
@@ -191,6 +192,7 @@ export const lookupFunctions: FunctionDefinition[] = LOOKUP_KINDS.flatMap((kind)
         `none: an empty \`items\`.${secretNote}`,
       inputs: ListArgs,
       outputs: z.object({ items: z.array(state).describe(`The matching ${kind} objects.`) }),
+      run: (args, settings) => list(kind, args as ListArgs, settings),
     },
   ];
 });

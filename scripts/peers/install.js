@@ -6,6 +6,7 @@
 //   pulumi                        the Pulumi CLI
 //   pulumi-language-nodejs        the CLI's Node.js language host
 //   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
+//   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
 
@@ -31,6 +32,8 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 // - pulumi-language-nodejs: its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3) is refused
 //   by the proxy at the v3.259.0 commit (403 for the pseudo-version and for the commit hash), so it
 //   is built from sdk/v3 v3.68.0, the last release that still carried it inside sdk/v3.
+// - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
+//   builds it (no wrapper module); the go.sum of the module itself pins the hashes.
 const peers = [
   {
     name: "ziti",
@@ -54,6 +57,14 @@ const peers = [
     ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.68.0",
     env: {},
   },
+  {
+    name: "pulumi-language-yaml",
+    version: "v1.25.0",
+    pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    install: true,
+    ldflags: "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v1.25.0",
+    env: {},
+  },
 ];
 
 // The engine starts `pulumi-resource-pulumi-nodejs` from PATH, in the program's directory, for
@@ -73,10 +84,15 @@ function goVersion() {
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
 
-/** A cache key over everything that decides the binary: the wrapper module, the flags, Go itself. */
+/**
+ * A cache key over everything that decides the binary: the wrapper module (or, for a plain install,
+ * the module version), the flags, Go itself.
+ */
 function cacheKey(peer, dir, go) {
   const hash = crypto.createHash("sha256");
-  for (const file of ["go.mod", "go.sum", "tools.go"]) hash.update(fs.readFileSync(path.join(dir, file)));
+  if (peer.install) hash.update(`${peer.pkg}@${peer.version}`);
+  else
+    for (const file of ["go.mod", "go.sum", "tools.go"]) hash.update(fs.readFileSync(path.join(dir, file)));
   hash.update(`${peer.pkg}\0${peer.ldflags}\0${go}`);
   return hash.digest("hex").slice(0, 16);
 }
@@ -91,11 +107,27 @@ function build(peer, go) {
     const started = Date.now();
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.partial-${process.pid}`;
-    execFileSync("go", ["build", "-mod=readonly", "-ldflags", peer.ldflags, "-o", partial, peer.pkg], {
-      cwd: dir,
-      stdio: "inherit",
-      env: { ...process.env, ...peer.env, GOFLAGS: "" },
-    });
+    if (peer.install) {
+      // `go install pkg@version` into a folder of its own, at low priority (a shared machine).
+      const gobin = `${partial}.d`;
+      execFileSync(
+        "nice",
+        ["-n", "10", "go", "install", "-ldflags", peer.ldflags, `${peer.pkg}@${peer.version}`],
+        {
+          cwd: os.tmpdir(),
+          stdio: "inherit",
+          env: { ...process.env, ...peer.env, GOFLAGS: "", GOBIN: gobin },
+        },
+      );
+      fs.renameSync(path.join(gobin, path.basename(peer.pkg)), partial);
+      fs.rmSync(gobin, { recursive: true, force: true });
+    } else {
+      execFileSync("go", ["build", "-mod=readonly", "-ldflags", peer.ldflags, "-o", partial, peer.pkg], {
+        cwd: dir,
+        stdio: "inherit",
+        env: { ...process.env, ...peer.env, GOFLAGS: "" },
+      });
+    }
     fs.renameSync(partial, target); // atomic: an interrupted build never leaves a half binary
     log(`${peer.name} ${peer.version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   }

@@ -7,7 +7,12 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
 export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 
-export type PeerName = "ziti" | "pulumi" | "pulumi-language-nodejs" | "pulumi-resource-pulumi-nodejs";
+export type PeerName =
+  | "ziti"
+  | "pulumi"
+  | "pulumi-language-nodejs"
+  | "pulumi-resource-pulumi-nodejs"
+  | "pulumi-language-yaml";
 
 /** The path of a built peer, or undefined. */
 export function peerPath(name: PeerName): string | undefined {
