@@ -6,6 +6,7 @@ import { crudBenchmark, crudReading } from "./crud";
 import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
+import { pluginBenchmark } from "./plugin";
 import { profileHost } from "./profileHost";
 import { readinessBenchmark } from "./readiness";
 import { realPeerBenchmarks, realPeersReading } from "./realPeers";
@@ -24,7 +25,9 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // when run at full size (FLOOR_SIZES, default 200,1000; FLOOR_REPEATS, default 5).
 // `npm run bench -- settings` (also only when named) measures what users can set (--parallel,
 // checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
-// and writes results-settings.md at full size.
+// and writes results-settings.md at full size. `npm run bench -- plugin` (only when named): the same
+// commands of PLUGIN_SIZE services (default 200) with the dynamic provider from TypeScript and the
+// provider plugin from YAML, each with its 0-resource start-up (results-plugin.md at full size).
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
 // PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
@@ -120,8 +123,7 @@ async function main(): Promise<void> {
     ].join("\n");
     wrote = true;
   }
-  if (only.includes("floor")) await floorSection();
-  if (only.includes("settings")) await settingsSection();
+  for (const name of Object.keys(NAMED)) if (only.includes(name)) await namedSection(name);
   if (only.includes("profile"))
     console.log(
       await profileHost({
@@ -135,53 +137,62 @@ async function main(): Promise<void> {
   console.log(`\n${text}`);
 }
 
-const FLOOR_DEFAULTS = { sizes: "200,1000", repeats: "5", settingsSize: "200" };
+/**
+ * The sections run only when named (floor, settings, plugin): each prints its Markdown and writes it
+ * to bench/results-<name>.md only when run at its full size and rounds, so a quick look at small
+ * sizes never replaces a full run's figures.
+ */
+const NAMED: Record<
+  string,
+  { title: string; env: Record<string, string>; body: (env: Record<string, string>) => Promise<string> }
+> = {
+  floor: {
+    title: "The engine's floor under the real CLI",
+    env: { FLOOR_SIZES: "200,1000", FLOOR_REPEATS: "5" },
+    body: async (env) => {
+      const r = await floorBenchmark({
+        sizes: env.FLOOR_SIZES.split(",").map(Number),
+        repeats: Number(env.FLOOR_REPEATS),
+      });
+      return [r.splitTable, "", table(r.rows), "", ...r.notes.map((n) => `- ${n}`), "", floorReading].join(
+        "\n",
+      );
+    },
+  },
+  settings: {
+    title: "What users can set, measured",
+    env: { SETTINGS_SIZE: "200", FLOOR_REPEATS: "5" },
+    body: (env) => settingsBenchmark({ size: Number(env.SETTINGS_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
+  },
+  plugin: {
+    title: "The provider plugin beside the dynamic provider",
+    env: { PLUGIN_SIZE: "200", FLOOR_REPEATS: "5" },
+    body: (env) => pluginBenchmark({ size: Number(env.PLUGIN_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
+  },
+};
 
-async function settingsSection(): Promise<void> {
-  const size = process.env.SETTINGS_SIZE ?? FLOOR_DEFAULTS.settingsSize;
-  const repeats = process.env.FLOOR_REPEATS ?? FLOOR_DEFAULTS.repeats;
+async function namedSection(name: string): Promise<void> {
+  const section = NAMED[name];
+  const env = Object.fromEntries(Object.entries(section.env).map(([k, v]) => [k, process.env[k] ?? v]));
+  const settings = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
   const started = Date.now();
-  process.stdout.write("settings: what users can set, measured\n");
-  const table = await settingsBenchmark({ size: Number(size), repeats: Number(repeats) });
+  process.stdout.write(`${name}: ${section.title} (${settings})\n`);
+  const body = await section.body(env);
   const text = [
-    "# What users can set, measured",
+    `# ${section.title}`,
     "",
-    `Command: \`npm run bench -- settings\` (SETTINGS_SIZE=${size} FLOOR_REPEATS=${repeats}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `Command: \`npm run bench -- ${name}\` (${settings}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
     `Machine: ${machine()}`,
     "",
-    table,
+    body,
   ].join("\n");
   console.log(`\n${text}`);
-  if (size === FLOOR_DEFAULTS.settingsSize && Number(repeats) >= Number(FLOOR_DEFAULTS.repeats))
-    fs.writeFileSync(path.join(__dirname, "results-settings.md"), `${text}\n`);
-  else console.log("\n(not written to bench/results-settings.md: not the full size and rounds)");
-}
-
-/** The floor split; written to results-floor.md only when run at full size. */
-async function floorSection(): Promise<void> {
-  const sizes = process.env.FLOOR_SIZES ?? FLOOR_DEFAULTS.sizes;
-  const repeats = process.env.FLOOR_REPEATS ?? FLOOR_DEFAULTS.repeats;
-  const started = Date.now();
-  process.stdout.write("floor: the engine's floor under the real CLI, split\n");
-  const r = await floorBenchmark({ sizes: sizes.split(",").map(Number), repeats: Number(repeats) });
-  const full = sizes === FLOOR_DEFAULTS.sizes && Number(repeats) >= Number(FLOOR_DEFAULTS.repeats);
-  const text = [
-    "# The engine's floor under the real CLI",
-    "",
-    `Command: \`npm run bench -- floor\` (FLOOR_SIZES=${sizes} FLOOR_REPEATS=${repeats}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
-    `Machine: ${machine()}`,
-    "",
-    r.splitTable,
-    "",
-    table(r.rows),
-    "",
-    ...r.notes.map((n) => `- ${n}`),
-    "",
-    floorReading,
-  ].join("\n");
-  console.log(`\n${text}`);
-  if (full) fs.writeFileSync(path.join(__dirname, "results-floor.md"), `${text}\n`);
-  else console.log("\n(not written to bench/results-floor.md: not the full sizes and rounds)");
+  const full = Object.entries(section.env).every(([k, v]) => env[k] === v);
+  const file = `results-${name}.md`;
+  if (full) fs.writeFileSync(path.join(__dirname, file), `${text}\n`);
+  else console.log(`\n(not written to bench/${file}: not the full size and rounds)`);
 }
 
 // Why the targets that are missed are missed, and what would reach them. Kept with the figures, so
