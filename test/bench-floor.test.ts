@@ -37,7 +37,13 @@ describe("bench floor: splitting the project's time", () => {
 
 describe("bench floor: the raw side's plan from the mock's log", () => {
   const base = "/edge/management/v1";
-  const entry = (method: string, path: string, query?: string) => ({ method, path, status: 200, at: "", query });
+  const entry = (method: string, path: string, query?: string) => ({
+    method,
+    path,
+    status: 200,
+    at: "",
+    query,
+  });
 
   it("names requests by method and path template, ids taken out", () => {
     assert.equal(requestKind(entry("GET", `${base}/services/3xA9`)), "GET /services/{id}");
@@ -48,7 +54,10 @@ describe("bench floor: the raw side's plan from the mock's log", () => {
   it("splits the log of N services into per-service requests (creates first, deletes last) and those sent once", () => {
     const log = [
       entry("POST", `${base}/authenticate`, "method=password"),
-      ...[0, 1, 2].flatMap((i) => [entry("GET", `${base}/services/id${i}`), entry("POST", `${base}/services`)]),
+      ...[0, 1, 2].flatMap((i) => [
+        entry("GET", `${base}/services/id${i}`),
+        entry("POST", `${base}/services`),
+      ]),
       entry("POST", `${base}/authenticate`, "method=password"),
     ];
     const plan = planOf(log, 3);
