@@ -3,11 +3,15 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { crudBenchmark, crudReading } from "./crud";
+import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
+import { pluginBenchmark } from "./plugin";
+import { profileHost } from "./profileHost";
 import { readinessBenchmark } from "./readiness";
 import { realPeerBenchmarks, realPeersReading } from "./realPeers";
 import { scalingBenchmark } from "./scaling";
+import { settingsBenchmark } from "./settings";
 import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 
 // `npm run bench -- scaling` (or crud, readiness, harness, storm, peers) runs only those sections.
@@ -15,6 +19,17 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // and the harness scaling section after MARK, rewritten when it ran. BENCH_REPEATS and BENCH_SIZES
 // (comma-separated) change the scaling section (default 5 rounds of 200, 1000, 5000); STORM_SEEDS=20
 // adds the 429 storm's failure count over that many seeds.
+// `npm run bench -- floor` (only when named: it takes long at full size) splits the real CLI's
+// up / preview --refresh / destroy of Edge services on the real controller into start-up, program
+// start, the engine's floor, the provider's share and the API's time, and writes results-floor.md
+// when run at full size (FLOOR_SIZES, default 200,1000; FLOOR_REPEATS, default 5).
+// `npm run bench -- settings` (also only when named) measures what users can set (--parallel,
+// checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
+// and writes results-settings.md at full size. `npm run bench -- plugin` (only when named): the same
+// commands of PLUGIN_SIZE services (default 200) with the dynamic provider from TypeScript and the
+// provider plugin from YAML, each with its 0-resource start-up (results-plugin.md at full size).
+// `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
+// PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -108,9 +123,76 @@ async function main(): Promise<void> {
     ].join("\n");
     wrote = true;
   }
+  for (const name of Object.keys(NAMED)) if (only.includes(name)) await namedSection(name);
+  if (only.includes("profile"))
+    console.log(
+      await profileHost({
+        size: Number(process.env.PROFILE_SIZE ?? 200),
+        dir: process.env.PROFILE_DIR,
+      }),
+    );
+  if (!wrote) return;
   const text = `${mainText.trimEnd()}\n\n${MARK}\n${scalingText.trim() ? `${scalingText.trim()}\n` : ""}`;
-  if (wrote) fs.writeFileSync(file, text);
+  fs.writeFileSync(file, text);
   console.log(`\n${text}`);
+}
+
+/**
+ * The sections run only when named (floor, settings, plugin): each prints its Markdown and writes it
+ * to bench/results-<name>.md only when run at its full size and rounds, so a quick look at small
+ * sizes never replaces a full run's figures.
+ */
+const NAMED: Record<
+  string,
+  { title: string; env: Record<string, string>; body: (env: Record<string, string>) => Promise<string> }
+> = {
+  floor: {
+    title: "The engine's floor under the real CLI",
+    env: { FLOOR_SIZES: "200,1000", FLOOR_REPEATS: "5" },
+    body: async (env) => {
+      const r = await floorBenchmark({
+        sizes: env.FLOOR_SIZES.split(",").map(Number),
+        repeats: Number(env.FLOOR_REPEATS),
+      });
+      return [r.splitTable, "", table(r.rows), "", ...r.notes.map((n) => `- ${n}`), "", floorReading].join(
+        "\n",
+      );
+    },
+  },
+  settings: {
+    title: "What users can set, measured",
+    env: { SETTINGS_SIZE: "200", FLOOR_REPEATS: "5" },
+    body: (env) => settingsBenchmark({ size: Number(env.SETTINGS_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
+  },
+  plugin: {
+    title: "The provider plugin beside the dynamic provider",
+    env: { PLUGIN_SIZE: "200", FLOOR_REPEATS: "5" },
+    body: (env) => pluginBenchmark({ size: Number(env.PLUGIN_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
+  },
+};
+
+async function namedSection(name: string): Promise<void> {
+  const section = NAMED[name];
+  const env = Object.fromEntries(Object.entries(section.env).map(([k, v]) => [k, process.env[k] ?? v]));
+  const settings = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+  const started = Date.now();
+  process.stdout.write(`${name}: ${section.title} (${settings})\n`);
+  const body = await section.body(env);
+  const text = [
+    `# ${section.title}`,
+    "",
+    `Command: \`npm run bench -- ${name}\` (${settings}) · ${new Date().toISOString()} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `Machine: ${machine()}`,
+    "",
+    body,
+  ].join("\n");
+  console.log(`\n${text}`);
+  const full = Object.entries(section.env).every(([k, v]) => env[k] === v);
+  const file = `results-${name}.md`;
+  if (full) fs.writeFileSync(path.join(__dirname, file), `${text}\n`);
+  else console.log(`\n(not written to bench/${file}: not the full size and rounds)`);
 }
 
 // Why the targets that are missed are missed, and what would reach them. Kept with the figures, so

@@ -32,6 +32,36 @@ describe("TLS", () => {
     await engine.remove("AuthProvider", id, outs);
   });
 
+  it("makes one TLS context per client, not one per connection (each parses every root certificate)", async () => {
+    // A fresh client: settings that differ from the previous tests' (the bundle from another file).
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-ca-")), "ca.pem");
+    fs.writeFileSync(file, mock.caPem!);
+    await configureFor({ ...mockConfig(mock), "frontdoor:caBundle": file });
+    // Counted as Node's TLS layer sees them (the module object itself: its exports are what
+    // tls.connect and undici call), then passed through unchanged.
+    const tls = require("node:tls") as typeof import("node:tls");
+    const real = { connect: tls.connect, createSecureContext: tls.createSecureContext };
+    const calls = { connect: 0, createSecureContext: 0 };
+    const spy = tls as unknown as Record<keyof typeof real, (...args: unknown[]) => unknown>;
+    for (const name of Object.keys(real) as (keyof typeof real)[])
+      spy[name] = (...args: unknown[]) => {
+        calls[name]++;
+        return (real[name] as (...a: unknown[]) => unknown)(...args);
+      };
+    try {
+      const made = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          createChecked("AuthProvider", { ...provider, name: `tls-ctx-${i}` }),
+        ),
+      );
+      for (const { id, outs } of made) await engine.remove("AuthProvider", id, outs);
+    } finally {
+      Object.assign(tls, real);
+    }
+    assert.ok(calls.connect > 1, `several connections were opened in parallel (${calls.connect})`);
+    assert.equal(calls.createSecureContext, 1, "one context, shared by every connection");
+  });
+
   it("refuses the server without the CA bundle, and says what to configure", async () => {
     const config = mockConfig(mock);
     delete config["frontdoor:caBundle"];

@@ -10,9 +10,10 @@
 import { createPublicKey, constants as cryptoConstants, verify, X509Certificate } from "node:crypto";
 import https from "node:https";
 import type { TLSSocket } from "node:tls";
-import forge from "node-forge";
+import type Forge from "node-forge";
 import { z } from "zod";
 import { pemSetting } from "../config";
+import { nodeForge } from "../forge";
 import { ProviderError } from "../http/errors";
 import { registerSecret } from "../redact";
 import { generateKeyPairAndCsr } from "../resources/pem";
@@ -203,13 +204,14 @@ function verifySignature(alg: string, signed: string, signature: Buffer, cert: X
 
 /** The certificates of the EST answer (base64 DER of a certs-only PKCS#7), as one PEM text. */
 function caBundleOf(issuer: URL, answer: Answer): string {
+  const forge = nodeForge();
   if (answer.status !== 200) {
     throw new ProviderError(`${FN}: GET ${CA_CERTS_PATH} at ${issuer.origin} failed (HTTP ${answer.status})`);
   }
   let pems: string[];
   try {
     const der = Buffer.from(answer.body.replace(/\s+/g, ""), "base64").toString("binary");
-    const p7 = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(der)) as forge.pkcs7.PkcsSignedData;
+    const p7 = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(der)) as Forge.pkcs7.PkcsSignedData;
     pems = p7.certificates.map((c) => forge.pki.certificateToPem(c));
   } catch {
     throw new ProviderError(

@@ -9,8 +9,8 @@ import {
   randomBytes,
   X509Certificate,
 } from "node:crypto";
-import forge from "node-forge";
 import { z } from "zod";
+import { nodeForge } from "../forge";
 import type { EdgeObject } from "../http/edge";
 import { ApiError } from "../http/errors";
 import {
@@ -161,6 +161,7 @@ function outputs(server: EdgeObject, state: Props): Props {
 
 /** A certificate with CN = the verification token, signed by the CA's key (valid one hour). */
 export function verificationCertificate(caCertPem: string, caKeyPem: string, token: string): string {
+  const forge = nodeForge();
   const caCert = forge.pki.certificateFromPem(caCertPem);
   const caKey = forge.pki.privateKeyFromPem(caKeyPem);
   // A fresh subject key, made natively (forge's pure-JS RSA key generation is slow).

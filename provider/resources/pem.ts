@@ -2,7 +2,8 @@
 // (any key type, native SHA-256 fingerprints); certificate requests with node-forge, whose CSR support
 // includes verifying the self-signature (RSA only: the service signs RSA requests only, too).
 import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
-import forge from "node-forge";
+import type Forge from "node-forge";
+import { nodeForge } from "../forge";
 import { warn } from "../log";
 import type { CheckFailure } from "../resource";
 
@@ -50,7 +51,7 @@ export function expiryFailures(
 
 export type ParsedPem =
   | { kind: "certificate"; certificate: X509Certificate }
-  | { kind: "csr"; csr: forge.pki.CertificateSigningRequest };
+  | { kind: "csr"; csr: Forge.pki.CertificateSigningRequest };
 
 /**
  * Parses a certificate or a certificate request (chosen by the PEM label). Throws an Error whose
@@ -75,8 +76,9 @@ export function parseCertificateOrCsr(value: string): ParsedPem {
   throw new Error(`PEM label "${label}" is neither CERTIFICATE nor CERTIFICATE REQUEST`);
 }
 
-function parseCsr(pem: string): forge.pki.CertificateSigningRequest {
-  let csr: forge.pki.CertificateSigningRequest;
+function parseCsr(pem: string): Forge.pki.CertificateSigningRequest {
+  const forge = nodeForge();
+  let csr: Forge.pki.CertificateSigningRequest;
   try {
     csr = forge.pki.certificationRequestFromPem(pem);
   } catch {
@@ -129,10 +131,11 @@ function rfc4514(name: string): string {
 
 /** DER SubjectPublicKeyInfo of a PEM certificate or CSR, to tell whether a certificate was made from a CSR. */
 export function publicKeyDer(parsed: ParsedPem): Buffer {
+  const forge = nodeForge();
   const key =
     parsed.kind === "certificate"
       ? parsed.certificate.publicKey
-      : createPublicKey(forge.pki.publicKeyToPem(parsed.csr.publicKey as forge.pki.PublicKey));
+      : createPublicKey(forge.pki.publicKeyToPem(parsed.csr.publicKey as Forge.pki.PublicKey));
   return key.export({ type: "spki", format: "der" });
 }
 
@@ -150,6 +153,7 @@ export interface GeneratedKeyPair {
 
 /** An RSA key (generated natively: pure-JS generation takes seconds) and a CSR signed with it. */
 export function generateKeyPairAndCsr(subject: SubjectFields, keySize: number): GeneratedKeyPair {
+  const forge = nodeForge();
   const { privateKey, publicKey } = generateKeyPairSync("rsa", {
     modulusLength: keySize,
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
@@ -157,7 +161,7 @@ export function generateKeyPairAndCsr(subject: SubjectFields, keySize: number): 
   });
   const csr = forge.pki.createCertificationRequest();
   csr.publicKey = forge.pki.publicKeyFromPem(publicKey);
-  const attributes: forge.pki.CertificateField[] = [{ name: "commonName", value: subject.commonName }];
+  const attributes: Forge.pki.CertificateField[] = [{ name: "commonName", value: subject.commonName }];
   if (subject.organization) attributes.push({ name: "organizationName", value: subject.organization });
   if (subject.organizationalUnit) attributes.push({ shortName: "OU", value: subject.organizationalUnit });
   csr.setSubject(attributes);
