@@ -28,7 +28,9 @@ describe("provider host start-up", () => {
   // The kinds that use it still work: test/edge-resources.test.ts (CA verification),
   // test/frontdoor-certificates.test.ts (CSRs), test/identity-enrollment.test.ts (EST answers).
   it("a Service host loads undici and zod, not node-forge", () => {
-    const loaded = loadedAfter('require("./provider/kinds/Service")');
+    // The kind module loads the engine on the provider's first call (provider/dynamic.ts): a host
+    // that serves a Service has both.
+    const loaded = loadedAfter('require("./provider/kinds/Service"); require("./provider/engine")');
     assert.ok(loaded.includes("undici") && loaded.includes("zod"), loaded.join(", "));
     assert.ok(!loaded.includes("node-forge"), loaded.join(", "));
   });
