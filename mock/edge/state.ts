@@ -162,7 +162,8 @@ export interface PolicyRecord extends BaseRecord {
 export interface ConfigTypeRecord extends BaseRecord {
   name: string;
   schema: Record<string, unknown>;
-  target: string;
+  /** Absent on the built-in types: real controllers (v1.5.0, v1.6.0) answer them without one. */
+  target?: string;
 }
 
 export interface ConfigRecord extends BaseRecord {
@@ -351,8 +352,7 @@ export class EdgeState {
       },
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
-    for (const type of BUILT_IN_CONFIG_TYPES)
-      this.configTypes.insert({ ...type, target: "service", tags: {} });
+    for (const type of BUILT_IN_CONFIG_TYPES) this.configTypes.insert({ ...type, tags: {} });
     this.defaultAdmin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
     this.addUpdb(this.defaultAdmin.id, adminUsername, adminPassword);
   }

@@ -7,7 +7,24 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
 export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 
-export type PeerName = "ziti" | "pulumi" | "pulumi-language-nodejs" | "pulumi-resource-pulumi-nodejs";
+export type PeerName =
+  | "ziti"
+  | "ziti-v1.5.0"
+  | "pulumi"
+  | "pulumi-language-nodejs"
+  | "pulumi-resource-pulumi-nodejs";
+
+/** The controller releases the real-controller suites run against, newest first. */
+export const CONTROLLER_RELEASES = [
+  { release: "v1.6.0", peer: "ziti" },
+  { release: "v1.5.0", peer: "ziti-v1.5.0" },
+] as const satisfies readonly { release: string; peer: PeerName }[];
+export type ControllerRelease = (typeof CONTROLLER_RELEASES)[number]["release"];
+
+/** The peer that runs a controller release. */
+export function controllerPeer(release: ControllerRelease): PeerName {
+  return CONTROLLER_RELEASES.find((r) => r.release === release)?.peer ?? "ziti";
+}
 
 /** The path of a built peer, or undefined. */
 export function peerPath(name: PeerName): string | undefined {

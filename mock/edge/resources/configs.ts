@@ -174,11 +174,12 @@ function render(type: ConfigTypeRecord): Record<string, unknown> {
     tags: type.tags ?? {},
     name: type.name,
     schema: structuredClone(type.schema),
-    target: type.target,
+    ...(type.target === undefined ? {} : { target: type.target }),
   };
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+// idn-hostname (the built-in types' address format) is not checked: the mock does not tell hostnames apart.
+const ajv = new Ajv({ strict: false, allErrors: false, formats: { "idn-hostname": true } });
 const validators = new Map<string, ValidateFunction>();
 
 /** The compiled validator of a JSON schema, or a 400 on `field` when it is not a valid schema. */
