@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noThenProperty: JSON schema keywords (if/then/else), never awaited
 // The config types a controller creates at first boot, with their fixed ids and JSON schemas exactly
 // as a real controller (v1.6.0; v1.5.0 holds the same) serves them from `GET /config-types`:
 // configs of these types are validated against them like any other type's.
