@@ -1,9 +1,23 @@
 // biome-ignore-all lint/suspicious/noThenProperty: JSON schema keywords (if/then/else), never awaited
 // The config types a controller creates at first boot, with their fixed ids and JSON schemas exactly
-// as a real controller (v1.6.0; v1.5.0 holds the same) serves them from `GET /config-types`:
-// configs of these types are validated against them like any other type's.
-// test/config-type-schemas.test.ts compares this list live with both controller releases.
-export const BUILT_IN_CONFIG_TYPES: { id: string; name: string; schema: Record<string, unknown> }[] = [
+// as a real controller v1.6.0 serves them from `GET /config-types` (v1.5.0: the same, but its
+// intercept.v1 has no allowedSourceAddresses): configs of these types are validated against them like
+// any other type's. test/config-type-schemas.test.ts compares them live with both releases.
+export type MockRelease = "v1.6.0" | "v1.5.0";
+
+/** The built-in config types of the release the mock imitates. */
+export function builtInConfigTypes(release: MockRelease): typeof BUILT_IN_CONFIG_TYPES {
+  const types = structuredClone(BUILT_IN_CONFIG_TYPES);
+  if (release === "v1.5.0") {
+    const intercept = types.find((t) => t.name === "intercept.v1")?.schema as {
+      properties: Record<string, unknown>;
+    };
+    delete intercept.properties.allowedSourceAddresses;
+  }
+  return types;
+}
+
+const BUILT_IN_CONFIG_TYPES: { id: string; name: string; schema: Record<string, unknown> }[] = [
   {
     id: "f2dd2df0-9c04-4b84-a91e-71437ac229f1",
     name: "ziti-tunneler-client.v1",

@@ -8,7 +8,7 @@ import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { tags } from "./roles";
+import { noRepeats, tags } from "./roles";
 
 const count = z.number().int().min(0);
 
@@ -29,6 +29,7 @@ export const AuthPolicyPrimary = z
         allowedSigners: z
           .array(z.string().min(1))
           .default([])
+          .refine(...noRepeats)
           .describe("External JWT signer ids allowed (empty: any); a set, order does not matter."),
       })
       .prefault({}),

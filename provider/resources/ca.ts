@@ -23,7 +23,7 @@ import {
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { expiryFailures, singlePemProblem } from "./pem";
-import { tags } from "./roles";
+import { noRepeats, tags } from "./roles";
 
 export const ExternalIdClaim = z
   .strictObject({
@@ -60,6 +60,7 @@ export const CaInputs = z.strictObject({
   identityRoles: z
     .array(z.string().min(1))
     .default([])
+    .refine(...noRepeats)
     .describe("Role attributes (without #) given to identities enrolled through this CA (a set)."),
   identityNameFormat: z
     .string()

@@ -174,7 +174,7 @@ function render(type: ConfigTypeRecord): Record<string, unknown> {
     tags: type.tags ?? {},
     name: type.name,
     schema: structuredClone(type.schema),
-    ...(type.target === undefined ? {} : { target: type.target }),
+    // `target` is taken at creation and kept, but real controllers (v1.5.0, v1.6.0) never return it.
   };
 }
 
