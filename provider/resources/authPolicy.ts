@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { noRepeats, tags } from "./roles";
@@ -59,7 +60,7 @@ export const AuthPolicySecondary = z
   .meta({ id: "AuthPolicySecondary", description: "Secondary authentication requirements." });
 
 export const AuthPolicyInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the auth policy (unique)."),
+  name: edgeName("Name of the auth policy (unique)."),
   primary: AuthPolicyPrimary.prefault({}),
   secondary: AuthPolicySecondary.prefault({}),
   tags,

@@ -5,13 +5,14 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { BUILT_IN_CONFIG_TYPES } from "./configData";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
 export const ConfigTypeInputs = z.strictObject({
-  name: z.string().min(1).describe('Name of the config type (unique), e.g. "acme-proxy.v1".'),
+  name: edgeName('Name of the config type (unique), e.g. "acme-proxy.v1".'),
   schema: z
     .record(z.string(), z.unknown())
     .default({})

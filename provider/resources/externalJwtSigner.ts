@@ -13,14 +13,16 @@ import {
   type ResourceDefinition,
 } from "../resource";
 import { sameCertificate } from "./ca";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
+import { pemForRequest } from "./pem";
 import { noRepeats, tags } from "./roles";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
 export const ExternalJwtSignerInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the signer (unique)."),
+  name: edgeName("Name of the signer (unique)."),
   issuer: z.string().min(1).describe("Expected `iss` claim of the JWTs (unique among signers)."),
   audience: z.string().min(1).describe("Expected `aud` claim of the JWTs."),
   jwksEndpoint: httpUrl
@@ -80,7 +82,7 @@ function validate(inputs: ExternalJwtSignerInputs): CheckFailure[] {
   }
   if (certPem === undefined || containsUnknown(certPem)) return [];
   try {
-    new X509Certificate(certPem);
+    new X509Certificate(pemForRequest(certPem));
   } catch {
     return [{ property: "certPem", reason: "is not a PEM certificate" }];
   }
@@ -94,7 +96,7 @@ function body(inputs: ExternalJwtSignerInputs): Props {
     issuer: inputs.issuer,
     audience: inputs.audience,
     jwksEndpoint: inputs.jwksEndpoint ?? null,
-    certPem: inputs.certPem ?? null,
+    certPem: inputs.certPem === undefined ? null : pemForRequest(inputs.certPem),
     ...(inputs.kid !== undefined ? { kid: inputs.kid } : {}),
     claimsProperty: inputs.claimsProperty,
     useExternalId: inputs.useExternalId,

@@ -9,7 +9,7 @@ import type { EdgeObject } from "../http/edge";
 import { warn } from "../log";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
-import { daysUntil, daysUntilExpiry, objectId } from "./common";
+import { daysUntil, daysUntilExpiry, edgeName, objectId } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { noRepeats, roleAttributes, tags } from "./roles";
@@ -68,7 +68,7 @@ export const Enrollment = z
   });
 
 export const IdentityInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the identity (unique)."),
+  name: edgeName("Name of the identity (unique)."),
   type: z
     .enum(IDENTITY_TYPES)
     .default("User")

@@ -17,6 +17,14 @@ const ANY_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
  * A private key pasted along with the certificate must never be uploaded or stored, a second block or
  * text around the block would be sent as is: each is refused. The message never quotes the value.
  */
+/**
+ * PEM as it is sent: line endings made \n, whitespace around it removed, one final newline. The
+ * state keeps what was declared (the same certificate in other whitespace is not a change).
+ */
+export function pemForRequest(value: string): string {
+  return `${value.replace(/\r\n?/g, "\n").trim()}\n`;
+}
+
 export function singlePemProblem(value: string): string | undefined {
   const blocks = [...value.matchAll(ANY_BLOCK)];
   if (

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
@@ -113,7 +114,7 @@ const byKeys =
     });
 
 const common = {
-  name: z.string().min(1).describe("Name of the posture check (unique)."),
+  name: edgeName("Name of the posture check (unique)."),
   roleAttributes,
   tags,
 };

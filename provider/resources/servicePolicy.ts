@@ -4,12 +4,13 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { displayOf, RoleDisplay, roles, semantic, tags } from "./roles";
 
 export const ServicePolicyInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the policy (unique)."),
+  name: edgeName("Name of the policy (unique)."),
   type: z
     .enum(["Dial", "Bind"])
     .describe("Dial: the identities may use the services. Bind: the identities may host them."),
