@@ -80,7 +80,7 @@ describe("Input hygiene: refused or normalised at check, before any request", ()
     }
   });
 
-  it("PEM is sent with \\n line endings and no surrounding whitespace; the state keeps the declared text", async () => {
+  it("PEM is sent with \\n line endings and no surrounding whitespace, and kept so in the state", async () => {
     await configureFor(config);
     const ca = testCa("Hygiene CA");
     const signer = testCa("hygiene-signer.example.com");
@@ -98,15 +98,27 @@ describe("Input hygiene: refused or normalised at check, before any request", ()
       .filter((e) => e.method === "POST" && /\/(cas|external-jwt-signers)$/.test(e.path))
       .map((e) => JSON.parse(e.body as string).certPem);
     assert.deepEqual(sent, [`${lf(ca.certPem)}\n`, `${lf(signer.certPem)}\n`]);
-    assert.equal(made.outs.certPem, crlf(ca.certPem), "the state keeps the declared PEM");
-    assert.equal(signerMade.outs.certPem, crlf(signer.certPem));
+    // Normalised at check: the state holds what was sent, so the program's text is no change.
+    assert.equal(made.outs.certPem, `${lf(ca.certPem)}\n`);
+    assert.equal(signerMade.outs.certPem, `${lf(signer.certPem)}\n`);
+    const again = await engine.check("Ca", made.outs, { name: "hygiene-ca", certPem: crlf(ca.certPem) });
+    assert.equal((await engine.diff("Ca", made.id, made.outs, again.inputs)).changes, false);
     await engine.remove("Ca", made.id, made.outs);
     await engine.remove("ExternalJwtSigner", signerMade.id, signerMade.outs);
   });
 });
 
 /** Names ZitiQL must quote; the last ones only another admin can make (check refuses them). */
-const TRICKY = ['with "quotes"', "back\\slash", "two\\\\backslashes", "ends\\", 'q"\\"mix', "it's ✓ 😀", "\\n not a newline", "\\\\"];
+const TRICKY = [
+  'with "quotes"',
+  "back\\slash",
+  "two\\\\backslashes",
+  "ends\\",
+  'q"\\"mix',
+  "it's ✓ 😀",
+  "\\n not a newline",
+  "\\\\",
+];
 const MADE_ELSEWHERE = ["tab\there", "new\nline", "cr\rhere"];
 
 for (const { release, peer } of CONTROLLER_RELEASES) {

@@ -23,7 +23,7 @@ import {
 import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { expiryFailures, pemForRequest, singlePemProblem } from "./pem";
+import { expiryFailures, pemForRequest, pemInput, singlePemProblem } from "./pem";
 import { noRepeats, tags } from "./roles";
 
 export const ExternalIdClaim = z
@@ -45,7 +45,9 @@ export const ExternalIdClaim = z
 
 export const CaInputs = z.strictObject({
   name: edgeName("Name of the CA (unique)."),
-  certPem: z.string().min(1).describe("The CA certificate (PEM). Immutable: a change replaces the CA."),
+  certPem: pemInput.describe(
+    "The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.",
+  ),
   isAuthEnabled: z
     .boolean()
     .default(false)

@@ -16,7 +16,7 @@ import { sameCertificate } from "./ca";
 import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { pemForRequest } from "./pem";
+import { pemForRequest, pemInput } from "./pem";
 import { noRepeats, tags } from "./roles";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -28,11 +28,11 @@ export const ExternalJwtSignerInputs = z.strictObject({
   jwksEndpoint: httpUrl
     .optional()
     .describe("URL of the issuer's JWKS (its signing keys). Exactly one of jwksEndpoint and certPem."),
-  certPem: z
-    .string()
-    .min(1)
+  certPem: pemInput
     .optional()
-    .describe("The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem."),
+    .describe(
+      "The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.",
+    ),
   kid: z
     .string()
     .min(1)

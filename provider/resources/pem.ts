@@ -1,10 +1,13 @@
 // PEM handling for client certificates and key pairs. Certificates are read with Node's X509Certificate
 // (any key type, native SHA-256 fingerprints); certificate requests with node-forge, whose CSR support
 // includes verifying the self-signature (RSA only: the service signs RSA requests only, too).
+
 import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import forge from "node-forge";
+import { z } from "zod";
 import { warn } from "../log";
 import type { CheckFailure } from "../resource";
+import { UNKNOWN } from "../resource";
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
 const CERTIFICATE = "CERTIFICATE";
@@ -24,6 +27,15 @@ const ANY_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 export function pemForRequest(value: string): string {
   return `${value.replace(/\r\n?/g, "\n").trim()}\n`;
 }
+
+/**
+ * A PEM input: put in the form it is sent in at check, so the state, the request and the controller's
+ * copy hold the same text (the engine's unknown marker of a preview is left as it is).
+ */
+export const pemInput = z
+  .string()
+  .min(1)
+  .overwrite((value) => (value === UNKNOWN ? value : pemForRequest(value)));
 
 export function singlePemProblem(value: string): string | undefined {
   const blocks = [...value.matchAll(ANY_BLOCK)];

@@ -10,7 +10,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EdgeClient } from "../support/edgeClient";
-import { type ControllerRelease, controllerPeer, peerPath } from "./index";
+import { type ControllerRelease, controllerPeer, defaultRelease, peerPath } from "./index";
 
 export interface RealController {
   url: string;
@@ -20,7 +20,7 @@ export interface RealController {
   caPem: string;
   home: string;
   pid: number;
-  /** The release it runs (v1.6.0 unless asked otherwise). */
+  /** The release it runs (FRONTDOOR_ZITI_RELEASE, else v1.6.0, unless asked otherwise). */
   release: ControllerRelease;
   /** The controller's console output so far (for failure messages). */
   output(): string;
@@ -69,7 +69,7 @@ export function freePort(): Promise<number> {
 export async function startController(
   options: { timeoutMs?: number; release?: ControllerRelease } = {},
 ): Promise<RealController> {
-  const release = options.release ?? "v1.6.0";
+  const release = options.release ?? defaultRelease();
   const ziti = peerPath(controllerPeer(release));
   if (!ziti) throw new Error(`${controllerPeer(release)} is not built (npm run peers)`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ziti-quickstart-"));

@@ -21,6 +21,20 @@ export const CONTROLLER_RELEASES = [
 ] as const satisfies readonly { release: string; peer: PeerName }[];
 export type ControllerRelease = (typeof CONTROLLER_RELEASES)[number]["release"];
 
+/**
+ * The release a suite's controller runs when it does not ask for one: FRONTDOOR_ZITI_RELEASE (CI runs
+ * the real-controller suites once per release), else v1.6.0.
+ */
+export function defaultRelease(): ControllerRelease {
+  const wanted = process.env.FRONTDOOR_ZITI_RELEASE ?? "v1.6.0";
+  const known = CONTROLLER_RELEASES.find((r) => r.release === wanted);
+  if (!known)
+    throw new Error(
+      `FRONTDOOR_ZITI_RELEASE=${wanted}: not one of ${CONTROLLER_RELEASES.map((r) => r.release).join(", ")}`,
+    );
+  return known.release;
+}
+
 /** The peer that runs a controller release. */
 export function controllerPeer(release: ControllerRelease): PeerName {
   return CONTROLLER_RELEASES.find((r) => r.release === release)?.peer ?? "ziti";
