@@ -63,7 +63,8 @@ describe("repository layout", () => {
   });
 
   it("test/ holds no product entry point (no server, no CLI of the products)", () => {
-    for (const gone of ["test/mock", "test/harness"]) assert.equal(fs.existsSync(path.join(root, gone)), false, gone);
+    for (const gone of ["test/mock", "test/harness"])
+      assert.equal(fs.existsSync(path.join(root, gone)), false, gone);
   });
 
   it("no shipped path has `test` in it", () => {
