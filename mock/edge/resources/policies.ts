@@ -73,7 +73,7 @@ export class Policies {
     const policy = this.store.require(ctx.params.id);
     const fields = this.readFull(asObject(ctx.body));
     this.store.assertUniqueName(fields.name, policy.id);
-    this.store.replace(policy.id, fields);
+    this.store.replace(policy.id, { ...fields, ...this.typeChanged(policy, fields.type) });
     return empty();
   }
 
@@ -96,8 +96,21 @@ export class Policies {
       if (field in body) changes[field] = normalizeRoles(body[field], field);
     }
     if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-    this.store.update(policy.id, changes);
+    this.store.update(policy.id, { ...changes, ...this.typeChanged(policy, changes.type) });
     return empty();
+  }
+
+  /**
+   * A change of a service policy's type clears its posture check roles on real controllers (v1.5.0,
+   * v1.6.0), even those sent in the same request.
+   */
+  private typeChanged(policy: Fields, type: unknown): Partial<Fields> {
+    return this.kind.typed &&
+      type !== undefined &&
+      type !== policy.type &&
+      "postureCheckRoles" in this.kind.roles
+      ? { postureCheckRoles: [] }
+      : {};
   }
 
   private remove(ctx: RouteContext): MockResponse {
