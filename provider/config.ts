@@ -276,7 +276,37 @@ export function isLoopback(hostname: string): boolean {
   );
 }
 
+/**
+ * A value sent as it is in an HTTP header (a bearer token, the seed's `Basic username:token`): only
+ * visible ASCII, no spaces, or the request could not be made (or would mean something else).
+ */
+const headerToken: SettingCheck = (value) =>
+  /^[\x21-\x7e]+$/.test(value)
+    ? undefined
+    : "must be visible ASCII without spaces or control characters (it is sent in an HTTP header)";
+
+/** The user id of HTTP Basic (RFC 7617): no colon (it ends the id), no control characters. */
+const basicUserId: SettingCheck = (value) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
+  /[:\u0000-\u001f\u007f]/.test(value)
+    ? "must not contain a colon or control characters (it is sent as an HTTP Basic user id)"
+    : undefined;
+
+/** A length the controller's swagger bounds (the message never quotes the value: it may be a password). */
+const lengthBetween =
+  (min: number, max: number): SettingCheck =>
+  (value) =>
+    value.length >= min && value.length <= max
+      ? undefined
+      : `must be ${min} to ${max} characters long (the controller's limit), got ${value.length}`;
+
 const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
+  token: headerToken,
+  username: (value, settings) => basicUserId(value, settings) ?? headerToken(value, settings),
+  clientId: basicUserId,
+  searchUsername: basicUserId,
+  edgeUsername: lengthBetween(4, 100),
+  edgePassword: lengthBetween(5, 100),
   apiUrl: serviceUrl,
   tokenUrl: serviceUrl,
   edgeUrl: serviceUrl,

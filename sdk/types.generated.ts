@@ -531,7 +531,7 @@ export interface EdgeRouterPolicyState {
 export interface CaInputs {
   /** Name of the CA (unique). */
   name: string;
-  /** The CA certificate (PEM). Immutable: a change replaces the CA. */
+  /** The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA. */
   certPem: string;
   /** Certificates it signed may authenticate (default false). Default: `false`. */
   isAuthEnabled?: boolean;
@@ -570,7 +570,7 @@ export interface CaInputs {
 export interface CaState {
   /** Name of the CA (unique). */
   name: string;
-  /** The CA certificate (PEM). Immutable: a change replaces the CA. */
+  /** The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA. */
   certPem: string;
   /** Certificates it signed may authenticate (default false). Default: `false`. */
   isAuthEnabled: boolean;
@@ -689,7 +689,7 @@ export interface ExternalJwtSignerInputs {
   audience: string;
   /** URL of the issuer's JWKS (its signing keys). Exactly one of jwksEndpoint and certPem. */
   jwksEndpoint?: string;
-  /** The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. */
+  /** The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings. */
   certPem?: string;
   /** Key id of `certPem` (the JWT header `kid`); when unset, whatever the controller keeps is not drift. */
   kid?: string;
@@ -723,7 +723,7 @@ export interface ExternalJwtSignerState {
   audience: string;
   /** URL of the issuer's JWKS (its signing keys). Exactly one of jwksEndpoint and certPem. */
   jwksEndpoint: string | undefined;
-  /** The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. */
+  /** The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings. */
   certPem: string | undefined;
   /** Key id of `certPem` (the JWT header `kid`); when unset, whatever the controller keeps is not drift. */
   kid: string | undefined;
@@ -767,11 +767,11 @@ export type PostureCheckInputs = {
   };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "OS";
-  /** OS: the allowed operating systems. */
+  /** OS: the allowed operating systems (kept sorted by type). */
   operatingSystems: {
     /** Operating system the rule applies to. */
     type: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
-    /** Allowed versions, e.g. ">=10.0.19041" (empty: any version). */
+    /** Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted). */
     versions?: string[];
   }[];
 } | {
@@ -798,7 +798,7 @@ export type PostureCheckInputs = {
   };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "MAC";
-  /** MAC: one of these MAC addresses must be present (a set). */
+  /** MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted). */
   macAddresses: string[];
 } | {
   /** Name of the posture check (unique). */
@@ -817,9 +817,9 @@ export type PostureCheckInputs = {
     osType: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
     /** Absolute path of the executable. */
     path: string;
-    /** Allowed SHA-512 hashes of the binary (empty: any). */
+    /** Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted). */
     hashes?: string[];
-    /** SHA-1 fingerprint of the certificate that must have signed the binary. */
+    /** SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase). */
     signerFingerprint?: string;
   };
 } | {
@@ -835,15 +835,15 @@ export type PostureCheckInputs = {
   typeId: "PROCESS_MULTI";
   /** PROCESS_MULTI: whether all processes (AllOf, default) or any (AnyOf) must run. Default: `"AllOf"`. */
   semantic?: "AllOf" | "AnyOf";
-  /** PROCESS_MULTI: the processes (a set). */
+  /** PROCESS_MULTI: the processes (a set; kept sorted by osType, then path). */
   processes: {
     /** Operating system the rule applies to. */
     osType: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
     /** Absolute path of the executable. */
     path: string;
-    /** Allowed SHA-512 hashes of the binary (empty: any). */
+    /** Allowed SHA-512 hashes of the binary (empty: any; kept sorted). */
     hashes?: string[];
-    /** SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any). */
+    /** SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted). */
     signerFingerprints?: string[];
   }[];
 } | {
@@ -879,16 +879,16 @@ export interface PostureCheckState {
   };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "OS" | "DOMAIN" | "MAC" | "PROCESS" | "PROCESS_MULTI" | "MFA";
-  /** OS: the allowed operating systems. */
+  /** OS: the allowed operating systems (kept sorted by type). */
   operatingSystems: {
     /** Operating system the rule applies to. */
     type: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
-    /** Allowed versions, e.g. ">=10.0.19041" (empty: any version). */
+    /** Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted). */
     versions: string[];
   }[] | undefined;
   /** DOMAIN: Windows domains the device must be joined to (a set). */
   domains: string[] | undefined;
-  /** MAC: one of these MAC addresses must be present (a set). */
+  /** MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted). */
   macAddresses: string[] | undefined;
   /** PROCESS: the process that must be running. */
   process: {
@@ -896,22 +896,22 @@ export interface PostureCheckState {
     osType: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
     /** Absolute path of the executable. */
     path: string;
-    /** Allowed SHA-512 hashes of the binary (empty: any). */
+    /** Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted). */
     hashes: string[];
-    /** SHA-1 fingerprint of the certificate that must have signed the binary. */
+    /** SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase). */
     signerFingerprint?: string;
   } | undefined;
   /** PROCESS_MULTI: whether all processes (AllOf, default) or any (AnyOf) must run. Default: `"AllOf"`. */
   semantic: "AllOf" | "AnyOf" | undefined;
-  /** PROCESS_MULTI: the processes (a set). */
+  /** PROCESS_MULTI: the processes (a set; kept sorted by osType, then path). */
   processes: {
     /** Operating system the rule applies to. */
     osType: "Windows" | "WindowsServer" | "Android" | "iOS" | "Linux" | "macOS";
     /** Absolute path of the executable. */
     path: string;
-    /** Allowed SHA-512 hashes of the binary (empty: any). */
+    /** Allowed SHA-512 hashes of the binary (empty: any; kept sorted). */
     hashes: string[];
-    /** SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any). */
+    /** SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted). */
     signerFingerprints: string[];
   }[] | undefined;
   /** MFA: seconds after which MFA must be passed again (-1, default: never). Default: `-1`. */
@@ -1334,24 +1334,26 @@ export interface InterceptV1Data {
   };
   /** Source IP (and port) the hosting side uses. */
   sourceIp?: string;
+  /** Source IPs/CIDRs that may be intercepted (all when unset). */
+  allowedSourceAddresses?: string[];
 }
 
 /** `data` of a host.v1 config (checked at preview). */
 export interface HostV1Data {
   /** Protocol to connect with (unless forwardProtocol). */
   protocol?: "tcp" | "udp";
-  /** Use the dialing side's protocol. */
-  forwardProtocol?: boolean;
+  /** Use the dialing side's protocol (true; leave unset otherwise). */
+  forwardProtocol?: true;
   allowedProtocols?: ("tcp" | "udp")[];
   /** Address to connect to (unless forwardAddress). */
   address?: string;
-  /** Use the dialing side's address. */
-  forwardAddress?: boolean;
+  /** Use the dialing side's address (true; leave unset otherwise). */
+  forwardAddress?: true;
   allowedAddresses?: string[];
   /** Port to connect to (unless forwardPort). */
   port?: number;
-  /** Use the dialing side's port. */
-  forwardPort?: boolean;
+  /** Use the dialing side's port (true; leave unset otherwise). */
+  forwardPort?: true;
   allowedPortRanges?: {
     low: number;
     high: number;
@@ -1367,11 +1369,37 @@ export interface HostV1Data {
     precedence?: "default" | "required" | "failed";
   };
   httpChecks?: {
-    [key: string]: unknown;
+    url: string;
+    method?: "GET" | "POST" | "PUT" | "PATCH";
+    body?: string;
+    expectStatus?: number;
+    expectInBody?: string;
+    interval: string;
+    timeout: string;
+    actions?: {
+      trigger: "fail" | "pass" | "change";
+      action: string;
+      consecutiveEvents?: number;
+      duration?: string;
+    }[];
   }[];
   portChecks?: {
-    [key: string]: unknown;
+    address: string;
+    interval: string;
+    timeout: string;
+    actions?: {
+      trigger: "fail" | "pass" | "change";
+      action: string;
+      consecutiveEvents?: number;
+      duration?: string;
+    }[];
   }[];
+  /** An HTTP proxy to dial through. */
+  proxy?: {
+    type: "http";
+    /** host:port of the proxy. */
+    address: string;
+  };
 }
 
 /** `data` of a host.v2 config (checked at preview). */
@@ -1380,18 +1408,18 @@ export interface HostV2Data {
   terminators: {
     /** Protocol to connect with (unless forwardProtocol). */
     protocol?: "tcp" | "udp";
-    /** Use the dialing side's protocol. */
-    forwardProtocol?: boolean;
+    /** Use the dialing side's protocol (true; leave unset otherwise). */
+    forwardProtocol?: true;
     allowedProtocols?: ("tcp" | "udp")[];
     /** Address to connect to (unless forwardAddress). */
     address?: string;
-    /** Use the dialing side's address. */
-    forwardAddress?: boolean;
+    /** Use the dialing side's address (true; leave unset otherwise). */
+    forwardAddress?: true;
     allowedAddresses?: string[];
     /** Port to connect to (unless forwardPort). */
     port?: number;
-    /** Use the dialing side's port. */
-    forwardPort?: boolean;
+    /** Use the dialing side's port (true; leave unset otherwise). */
+    forwardPort?: true;
     allowedPortRanges?: {
       low: number;
       high: number;
@@ -1407,11 +1435,37 @@ export interface HostV2Data {
       precedence?: "default" | "required" | "failed";
     };
     httpChecks?: {
-      [key: string]: unknown;
+      url: string;
+      method?: "GET" | "POST" | "PUT" | "PATCH";
+      body?: string;
+      expectStatus?: number;
+      expectInBody?: string;
+      interval: string;
+      timeout: string;
+      actions?: {
+        trigger: "fail" | "pass" | "change";
+        action: string;
+        consecutiveEvents?: number;
+        duration?: string;
+      }[];
     }[];
     portChecks?: {
-      [key: string]: unknown;
+      address: string;
+      interval: string;
+      timeout: string;
+      actions?: {
+        trigger: "fail" | "pass" | "change";
+        action: string;
+        consecutiveEvents?: number;
+        duration?: string;
+      }[];
     }[];
+    /** An HTTP proxy to dial through. */
+    proxy?: {
+      type: "http";
+      /** host:port of the proxy. */
+      address: string;
+    };
   }[];
 }
 

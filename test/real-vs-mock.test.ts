@@ -357,6 +357,78 @@ const probes: Record<string, Probe> = {
       "tags",
     ]);
   },
+  "field by field: posture lists, MAC addresses, signer tags on create, a service policy's type change":
+    async (api, tag) => {
+      const read = async (collection: string, body: unknown, keys: string[]) =>
+        pick(await detail(api, collection, await create(api, collection, body)), keys);
+      const mac = await read(
+        "posture-checks",
+        {
+          name: `${tag}-mac`,
+          typeId: "MAC",
+          macAddresses: ["FF-EE-DD-CC-BB-AA", "00:11:22:33:44:55", "aabb.ccdd.eeff"],
+        },
+        ["macAddresses"],
+      );
+      const os = await read(
+        "posture-checks",
+        {
+          name: `${tag}-os`,
+          typeId: "OS",
+          operatingSystems: [
+            { type: "macOS", versions: ["13.0.0", "12.0.0"] },
+            { type: "Linux", versions: [] },
+          ],
+        },
+        ["operatingSystems"],
+      );
+      const multi = await read(
+        "posture-checks",
+        {
+          name: `${tag}-multi`,
+          typeId: "PROCESS_MULTI",
+          semantic: "AllOf",
+          processes: [
+            {
+              osType: "Windows",
+              path: "/a",
+              hashes: ["B".repeat(128), "a".repeat(128)],
+              signerFingerprints: [],
+            },
+            { osType: "Linux", path: "/z" },
+          ],
+        },
+        ["processes"],
+      );
+      const signer = await read(
+        "external-jwt-signers",
+        {
+          name: `${tag}-tags`,
+          issuer: `https://${tag}.tags`,
+          audience: "a",
+          jwksEndpoint: `https://${tag}.tags/k`,
+          enabled: true,
+          tags: { a: "b" },
+        },
+        ["tags"],
+      );
+      const policy = await create(api, "service-policies", {
+        name: `${tag}-sp`,
+        type: "Dial",
+        semantic: "AllOf",
+        postureCheckRoles: ["#mfa"],
+      });
+      await api.call("PATCH", `/service-policies/${policy}`, {
+        body: { type: "Bind", postureCheckRoles: ["#mfa"] },
+      });
+      return {
+        mac,
+        os,
+        multi,
+        signer,
+        policy: pick(await detail(api, "service-policies", policy), ["postureCheckRoles"]),
+      };
+    },
   "a list page's meta": async (api) => {
     const reply = await api.call("GET", "/auth-policies?limit=1&offset=0");
     const pagination = reply.body.meta?.pagination;

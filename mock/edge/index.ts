@@ -2,6 +2,7 @@
 // implementation of the controller contract (it imports nothing from provider/ or sdk/), with
 // the real controller's quirks. See README.md in this folder for what it covers.
 import type { MockApi, MockRequest, MockResponse } from "../types";
+import type { MockRelease } from "./builtin-config-types";
 import { CA_CERTS_PATH, CLIENT_BASE_PATH, ClientApi } from "./client-api";
 import { ApiError, BASE_PATH, notFound } from "./envelope";
 import { fingerprint as fingerprintOf, issueCertificate, parseCertificatePem } from "./pki";
@@ -57,6 +58,10 @@ export interface EdgeMockOptions {
   validateRequests?: boolean;
   /** Same for every response the mock sends. */
   validateResponses?: boolean;
+  /**
+   * The controller release imitated where releases differ (README: Releases): default v1.6.0.
+   */
+  release?: MockRelease;
 }
 
 /** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
@@ -105,7 +110,7 @@ export class EdgeMock implements MockApi {
   private readonly clientRoutes: Route[];
 
   constructor(readonly options: EdgeMockOptions) {
-    this.state = new EdgeState(options.adminUsername, options.adminPassword);
+    this.state = new EdgeState(options.adminUsername, options.adminPassword, options.release);
     this.sessions = new Sessions(this.state, options.sessionTtlSeconds ?? 1800);
     const services = new Services(this.state);
     this.clientApi = new ClientApi(this.state, this.sessions, services);

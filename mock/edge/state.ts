@@ -1,7 +1,7 @@
 // The edge mock's state: its collections, API sessions and signing keys, plus the records every
 // controller starts with (the default admin identity and the `default` auth policy).
 import { randomBytes, randomUUID } from "node:crypto";
-import { BUILT_IN_CONFIG_TYPES } from "./builtin-config-types";
+import { builtInConfigTypes, type MockRelease } from "./builtin-config-types";
 import { JwtSigner } from "./jwt";
 import { type IssuedCertificate, issueCertificate } from "./pki";
 import { type BaseRecord, Collection } from "./store";
@@ -162,7 +162,8 @@ export interface PolicyRecord extends BaseRecord {
 export interface ConfigTypeRecord extends BaseRecord {
   name: string;
   schema: Record<string, unknown>;
-  target: string;
+  /** Absent on the built-in types; never returned (as real controllers, v1.5.0 and v1.6.0, do). */
+  target?: string;
 }
 
 export interface ConfigRecord extends BaseRecord {
@@ -358,7 +359,7 @@ export class EdgeState {
   private enrollmentCa?: IssuedCertificate;
   readonly defaultAdmin: IdentityRecord;
 
-  constructor(adminUsername: string, adminPassword: string) {
+  constructor(adminUsername: string, adminPassword: string, release: MockRelease = "v1.6.0") {
     this.authPolicies.insert({
       id: DEFAULT_AUTH_POLICY_ID,
       name: "Default",
@@ -366,8 +367,7 @@ export class EdgeState {
       primary: defaultPolicyPrimary(),
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
-    for (const type of BUILT_IN_CONFIG_TYPES)
-      this.configTypes.insert({ ...type, target: "service", tags: {} });
+    for (const type of builtInConfigTypes(release)) this.configTypes.insert({ ...type, tags: {} });
     this.defaultAdmin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
     this.addUpdb(this.defaultAdmin.id, adminUsername, adminPassword);
   }

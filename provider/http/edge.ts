@@ -126,9 +126,25 @@ export class EdgeClient {
   }
 }
 
-/** ZitiQL `name = "x"`, quotes and backslashes escaped. */
-export function nameFilter(name: string): string {
-  return `name = "${name.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+/** A ZitiQL string literal of text without backslashes or control characters (`"` escaped). */
+function zitiqlText(value: string): string {
+  return `"${value.replace(/"/g, '\\"')}"`;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters ZitiQL cannot quote reliably
+const UNQUOTABLE = /[\\\u0000-\u001f\u007f]/;
+
+/**
+ * The ZitiQL filter that finds an object by name; callers keep the exact match. Real controllers
+ * (v1.5.0, v1.6.0) read a literal's backslashes more than once in ways that depend on what follows
+ * (`a\\b` is found by neither `"a\\\\b"` nor `"a\\\\\\\\b"`), and most control characters have no
+ * escape at all (400 INVALID_FILTER). So a name with either is looked up by `contains` of its
+ * longest part free of them (no filter when there is none), and the exact match is made here.
+ */
+export function nameFilter(name: string): string | undefined {
+  if (!UNQUOTABLE.test(name)) return `name = ${zitiqlText(name)}`;
+  const longest = name.split(UNQUOTABLE).reduce((a, b) => (b.length > a.length ? b : a), "");
+  return longest ? `name contains ${zitiqlText(longest)}` : undefined;
 }
 
 /**

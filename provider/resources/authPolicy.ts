@@ -6,9 +6,10 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import { ApiError, ProviderError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { tags } from "./roles";
+import { noRepeats, tags } from "./roles";
 
 const count = z.number().int().min(0);
 
@@ -29,6 +30,7 @@ export const AuthPolicyPrimary = z
         allowedSigners: z
           .array(z.string().min(1))
           .default([])
+          .refine(...noRepeats)
           .describe("External JWT signer ids allowed (empty: any); a set, order does not matter."),
       })
       .prefault({}),
@@ -58,7 +60,7 @@ export const AuthPolicySecondary = z
   .meta({ id: "AuthPolicySecondary", description: "Secondary authentication requirements." });
 
 export const AuthPolicyInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the auth policy (unique)."),
+  name: edgeName("Name of the auth policy (unique)."),
   primary: AuthPolicyPrimary.prefault({}),
   secondary: AuthPolicySecondary.prefault({}),
   tags,

@@ -20,10 +20,11 @@ import {
   type ResourceContext,
   type ResourceDefinition,
 } from "../resource";
+import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { expiryFailures, singlePemProblem } from "./pem";
-import { tags } from "./roles";
+import { expiryFailures, pemForRequest, pemInput, singlePemProblem } from "./pem";
+import { noRepeats, tags } from "./roles";
 
 export const ExternalIdClaim = z
   .strictObject({
@@ -43,8 +44,10 @@ export const ExternalIdClaim = z
   });
 
 export const CaInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the CA (unique)."),
-  certPem: z.string().min(1).describe("The CA certificate (PEM). Immutable: a change replaces the CA."),
+  name: edgeName("Name of the CA (unique)."),
+  certPem: pemInput.describe(
+    "The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.",
+  ),
   isAuthEnabled: z
     .boolean()
     .default(false)
@@ -60,6 +63,7 @@ export const CaInputs = z.strictObject({
   identityRoles: z
     .array(z.string().min(1))
     .default([])
+    .refine(...noRepeats)
     .describe("Role attributes (without #) given to identities enrolled through this CA (a set)."),
   identityNameFormat: z
     .string()
@@ -85,12 +89,14 @@ function validate(inputs: CaInputs, olds: Props): CheckFailure[] {
   // During a preview the certificate or key may not be known yet (e.g. computed from another
   // resource): it is checked again when the update runs.
   if (containsUnknown(inputs.certPem)) return [];
-  const problem = singlePemProblem(inputs.certPem);
+  // Checked in the form it is sent in (CRLF line endings and surrounding whitespace are no problem).
+  const certPem = pemForRequest(inputs.certPem);
+  const problem = singlePemProblem(certPem);
   if (problem) return [{ property: "certPem", reason: problem }];
   let cert: X509Certificate;
   try {
     // node:crypto rather than node-forge here: forge cannot read EC certificates, common for CAs.
-    cert = new X509Certificate(inputs.certPem);
+    cert = new X509Certificate(certPem);
   } catch {
     return [{ property: "certPem", reason: "is not a PEM certificate" }];
   }
@@ -133,7 +139,8 @@ function body(inputs: CaInputs, identityNameFormat: unknown): Props {
 /** Whether two PEM texts hold the same certificate (whitespace aside). */
 export function sameCertificate(a: unknown, b: unknown): boolean {
   try {
-    return new X509Certificate(String(a)).raw.equals(new X509Certificate(String(b)).raw);
+    const parse = (pem: unknown) => new X509Certificate(pemForRequest(String(pem)));
+    return parse(a).raw.equals(parse(b).raw);
   } catch {
     return false;
   }
@@ -231,7 +238,7 @@ export const ca = {
   secretOutputs: ["verificationToken", "privateKeyPem"],
   validate,
   async create(ctx, inputs) {
-    const request = { ...body(inputs, inputs.identityNameFormat), certPem: inputs.certPem };
+    const request = { ...body(inputs, inputs.identityNameFormat), certPem: pemForRequest(inputs.certPem) };
     return collection.createAndRead(ctx, inputs, request, outputs, (id) => verifyIfPossible(ctx, inputs, id));
   },
   async update(ctx, id, olds, news) {

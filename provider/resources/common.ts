@@ -27,6 +27,23 @@ function refineId(value: string, ctx: z.RefinementCtx): void {
   if (reason) ctx.addIssue({ code: "custom", message: reason });
 }
 
+/**
+ * The name of an Edge object. Control characters are refused: ZitiQL, the filter language every
+ * lookup by name goes through, has no escape for most of them (a real controller answers 400
+ * INVALID_FILTER), so an object so named could never be found again by name (adoption, lookups).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+export const edgeName = (description: string) =>
+  z
+    .string()
+    .min(1)
+    .refine((name) => !CONTROL_CHARACTER.test(name), {
+      message: "must not contain control characters (a lookup by name could not find it)",
+    })
+    .describe(description);
+
 /** An id of another object (an auth provider, a CA, a policy), checked as `unsafeIdReason` says. */
 export const objectId = z.string().min(1, "must not be empty").superRefine(refineId);
 

@@ -13,13 +13,14 @@ import {
   type ResourceContext,
   type ResourceDefinition,
 } from "../resource";
+import { edgeName } from "./common";
 import { builtInName, checkConfigData } from "./configData";
 import { EdgeCollection, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
 export const ConfigInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the config (unique)."),
+  name: edgeName("Name of the config (unique)."),
   configTypeName: z
     .string()
     .min(1)

@@ -1,7 +1,8 @@
 // The data of the common config types, as zod schemas: a Config of one of these types is checked
 // before any API call, with errors naming the property (`data.portRanges.0.high`). The shapes follow
-// the controller's built-in JSON schemas (additional properties are errors there too); data of any
-// other config type is checked by the controller against that type's schema.
+// the JSON schemas the controller holds for its built-in types (v1.5.0 and v1.6.0 hold the same;
+// test/config-type-schemas.test.ts compares them live); data of any other config type is checked by
+// the controller against that type's schema.
 import { z } from "zod";
 import type { CheckFailure } from "../resource";
 
@@ -19,13 +20,61 @@ const portRange = z
   .strictObject({ low: port, high: port })
   .refine((range) => range.low <= range.high, { message: "low must not be above high" });
 const protocol = z.enum(["tcp", "udp"]);
+// The controller's schemas: "idn-hostname", not empty (an IP, CIDR, hostname or *.domain wildcard).
 const address = z.string().min(1).describe("IP address, CIDR, hostname or *.domain wildcard.");
 const seconds = z.number().int().min(0).max(2147483647);
+// The controller's pattern, unanchored as it is there (it accepts what contains a duration).
+const duration = z.string().regex(/[0-9]+(h|m|s|ms)/, 'a duration such as "5s", "500ms", "1m"');
+
+/** The controller's `inhabitedSet`: at least one item, none repeated (its schemas say uniqueItems). */
+function inhabitedSet<T extends z.ZodType>(item: T) {
+  return z
+    .array(item)
+    .min(1)
+    .refine((list) => new Set(list.map((v) => JSON.stringify(v))).size === list.length, {
+      message: "items must not repeat",
+    })
+    .meta({ uniqueItems: true });
+}
+
+/** Forwarding is switched on with `true`; the controller's schemas allow no `false`. */
+const forward = (what: string) =>
+  z.literal(true).optional().describe(`Use the dialing side's ${what} (true; leave unset otherwise).`);
+
+const action = z.strictObject({
+  trigger: z.enum(["fail", "pass", "change"]),
+  action: z
+    .string()
+    .regex(
+      /(mark (un)?healthy|increase cost [0-9]+|decrease cost [0-9]+|send event)/,
+      '"mark healthy", "mark unhealthy", "increase cost N", "decrease cost N" or "send event"',
+    ),
+  consecutiveEvents: z.number().int().min(0).max(65535).optional(),
+  duration: duration.optional(),
+});
+const actions = z.array(action).min(1).max(20).optional();
+
+const HttpCheck = z.strictObject({
+  url: z.string(),
+  method: z.enum(["GET", "POST", "PUT", "PATCH"]).optional(),
+  body: z.string().optional(),
+  expectStatus: z.number().int().min(100).max(599).optional(),
+  expectInBody: z.string().optional(),
+  interval: duration,
+  timeout: duration,
+  actions,
+});
+const PortCheck = z.strictObject({
+  address: z.string(),
+  interval: duration,
+  timeout: duration,
+  actions,
+});
 
 export const InterceptV1Data = z.strictObject({
-  protocols: z.array(protocol).min(1).max(2).describe("Protocols intercepted: tcp, udp."),
-  addresses: z.array(address).min(1).describe("Addresses intercepted on the dialing side."),
-  portRanges: z.array(portRange).min(1).describe("Port ranges intercepted ({low, high})."),
+  protocols: inhabitedSet(protocol).describe("Protocols intercepted: tcp, udp."),
+  addresses: inhabitedSet(address).describe("Addresses intercepted on the dialing side."),
+  portRanges: inhabitedSet(portRange).describe("Port ranges intercepted ({low, high})."),
   dialOptions: z
     .strictObject({
       identity: z.string().optional().describe("Name of the hosting identity to dial."),
@@ -33,36 +82,43 @@ export const InterceptV1Data = z.strictObject({
     })
     .optional(),
   sourceIp: z.string().optional().describe("Source IP (and port) the hosting side uses."),
+  allowedSourceAddresses: inhabitedSet(address)
+    .optional()
+    .describe("Source IPs/CIDRs that may be intercepted (all when unset)."),
 });
-
-const check = z.record(z.string(), z.unknown());
 
 /** One terminator: where the hosting identity forwards connections (host.v1, and each of host.v2). */
 const HostTerminator = z
   .strictObject({
     protocol: protocol.optional().describe("Protocol to connect with (unless forwardProtocol)."),
-    forwardProtocol: z.boolean().optional().describe("Use the dialing side's protocol."),
-    allowedProtocols: z.array(protocol).min(1).optional(),
+    forwardProtocol: forward("protocol"),
+    allowedProtocols: inhabitedSet(protocol).optional(),
     address: address.optional().describe("Address to connect to (unless forwardAddress)."),
-    forwardAddress: z.boolean().optional().describe("Use the dialing side's address."),
-    allowedAddresses: z.array(address).min(1).optional(),
+    forwardAddress: forward("address"),
+    allowedAddresses: inhabitedSet(address).optional(),
     port: port.optional().describe("Port to connect to (unless forwardPort)."),
-    forwardPort: z.boolean().optional().describe("Use the dialing side's port."),
-    allowedPortRanges: z.array(portRange).min(1).optional(),
-    allowedSourceAddresses: z.array(address).optional(),
+    forwardPort: forward("port"),
+    allowedPortRanges: inhabitedSet(portRange).optional(),
+    allowedSourceAddresses: inhabitedSet(address).optional(),
     listenOptions: z
       .strictObject({
         bindUsingEdgeIdentity: z.boolean().optional(),
         connectTimeoutSeconds: seconds.optional(),
-        connectTimeout: z.string().optional(),
+        connectTimeout: duration.optional(),
         cost: port.optional(),
         identity: z.string().optional(),
         maxConnections: z.number().int().min(1).optional(),
         precedence: z.enum(["default", "required", "failed"]).optional(),
       })
       .optional(),
-    httpChecks: z.array(check).optional(),
-    portChecks: z.array(check).optional(),
+    httpChecks: z.array(HttpCheck).optional(),
+    portChecks: z.array(PortCheck).optional(),
+    // The controller's schema leaves this object open; unknown fields are refused here all the same
+    // (docs/guides/controller-fidelity.md).
+    proxy: z
+      .strictObject({ type: z.enum(["http"]), address: z.string().describe("host:port of the proxy.") })
+      .optional()
+      .describe("An HTTP proxy to dial through."),
   })
   .superRefine((data, ctx) => {
     // Each target is either fixed (protocol) or forwarded from the dialing side (allowedProtocols).
@@ -86,12 +142,23 @@ export const HostV1Data = HostTerminator;
 export const HostV2Data = z.strictObject({
   terminators: z.array(HostTerminator).min(1).describe("One or more terminators (host.v1 shapes)."),
 });
+export const TunnelerClientV1Data = z.strictObject({ hostname: z.string(), port });
+export const TunnelerServerV1Data = z.strictObject({
+  hostname: z.string(),
+  port,
+  // The controller's schema allows null here: null is the same as unset.
+  protocol: protocol.nullable().optional(),
+  httpChecks: z.array(HttpCheck).optional(),
+  portChecks: z.array(PortCheck).optional(),
+});
 
-/** The typed data schemas by config type name. */
-const TYPED_DATA: Record<string, z.ZodType> = {
+/** The typed data schemas by config type name: every config type the controller ships. */
+export const TYPED_DATA: Record<string, z.ZodType> = {
   "intercept.v1": InterceptV1Data,
   "host.v1": HostV1Data,
   "host.v2": HostV2Data,
+  "ziti-tunneler-client.v1": TunnelerClientV1Data,
+  "ziti-tunneler-server.v1": TunnelerServerV1Data,
 };
 
 /** Name of a built-in config type by its fixed id, if it is one. */

@@ -5,13 +5,14 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { BUILT_IN_CONFIG_TYPES } from "./configData";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { tags } from "./roles";
 
 export const ConfigTypeInputs = z.strictObject({
-  name: z.string().min(1).describe('Name of the config type (unique), e.g. "acme-proxy.v1".'),
+  name: edgeName('Name of the config type (unique), e.g. "acme-proxy.v1".'),
   schema: z
     .record(z.string(), z.unknown())
     .default({})
@@ -32,11 +33,13 @@ function body(inputs: ConfigTypeInputs): Props {
   return { name: inputs.name, schema: inputs.schema, tags: inputs.tags };
 }
 
-function outputs(server: EdgeObject): Props {
+function outputs(server: EdgeObject, state: Props): Props {
   return {
     name: server.name,
     schema: tagsOf(server.schema),
-    target: server.target ?? "service",
+    // Real controllers (v1.5.0, v1.6.0) take `target` at creation but never return it: what was
+    // declared stands (a change of it replaces the type anyway).
+    target: server.target ?? state.target ?? "service",
     tags: tagsOf(server.tags),
   };
 }
@@ -55,13 +58,11 @@ export const configType = {
   replaceOnChanges: ["target"],
   deleteBeforeReplace: true,
   async create(ctx: ResourceContext, inputs: ConfigTypeInputs) {
-    return collection.createAndRead(ctx, inputs, { ...body(inputs), target: inputs.target }, (server) =>
-      outputs(server),
-    );
+    return collection.createAndRead(ctx, inputs, { ...body(inputs), target: inputs.target }, outputs);
   },
   // PUT (name required): name, schema and tags; the target cannot change.
   update: put.update,
-  ...collectionOperations(collection, (server) => outputs(server)),
+  ...collectionOperations(collection, outputs),
   async list(ctx: ResourceContext, scope: Props) {
     return (await collection.listIds(ctx, scope)).filter((id) => !builtInIds.has(id));
   },

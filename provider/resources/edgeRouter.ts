@@ -7,12 +7,13 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
+import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
 
 export const EdgeRouterInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the edge router (unique)."),
+  name: edgeName("Name of the edge router (unique)."),
   roleAttributes,
   isTunnelerEnabled: z
     .boolean()

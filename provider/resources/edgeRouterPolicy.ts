@@ -3,12 +3,13 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { displayOf, RoleDisplay, roles, semantic, tags } from "./roles";
 
 export const EdgeRouterPolicyInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the policy (unique)."),
+  name: edgeName("Name of the policy (unique)."),
   semantic,
   edgeRouterRoles: roles("Edge routers the policy grants"),
   identityRoles: roles("Identities the policy applies to"),

@@ -5,26 +5,34 @@
 import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
-import { type CheckFailure, containsUnknown, type Props, type ResourceDefinition } from "../resource";
+import {
+  type CheckFailure,
+  containsUnknown,
+  type Props,
+  type ResourceContext,
+  type ResourceDefinition,
+} from "../resource";
 import { sameCertificate } from "./ca";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { tags } from "./roles";
+import { pemForRequest, pemInput } from "./pem";
+import { noRepeats, tags } from "./roles";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
 export const ExternalJwtSignerInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the signer (unique)."),
+  name: edgeName("Name of the signer (unique)."),
   issuer: z.string().min(1).describe("Expected `iss` claim of the JWTs (unique among signers)."),
   audience: z.string().min(1).describe("Expected `aud` claim of the JWTs."),
   jwksEndpoint: httpUrl
     .optional()
     .describe("URL of the issuer's JWKS (its signing keys). Exactly one of jwksEndpoint and certPem."),
-  certPem: z
-    .string()
-    .min(1)
+  certPem: pemInput
     .optional()
-    .describe("The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem."),
+    .describe(
+      "The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.",
+    ),
   kid: z
     .string()
     .min(1)
@@ -42,7 +50,11 @@ export const ExternalJwtSignerInputs = z.strictObject({
     .optional()
     .describe("Where clients obtain a JWT (the issuer's authorization URL), given to clients."),
   clientId: z.string().min(1).optional().describe("OAuth client id that clients use at externalAuthUrl."),
-  scopes: z.array(z.string().min(1)).default([]).describe("OAuth scopes that clients request (a set)."),
+  scopes: z
+    .array(z.string().min(1))
+    .default([])
+    .refine(...noRepeats)
+    .describe("OAuth scopes that clients request (a set)."),
   targetToken: z
     .enum(["ACCESS", "ID"])
     .default("ACCESS")
@@ -70,7 +82,7 @@ function validate(inputs: ExternalJwtSignerInputs): CheckFailure[] {
   }
   if (certPem === undefined || containsUnknown(certPem)) return [];
   try {
-    new X509Certificate(certPem);
+    new X509Certificate(pemForRequest(certPem));
   } catch {
     return [{ property: "certPem", reason: "is not a PEM certificate" }];
   }
@@ -84,7 +96,7 @@ function body(inputs: ExternalJwtSignerInputs): Props {
     issuer: inputs.issuer,
     audience: inputs.audience,
     jwksEndpoint: inputs.jwksEndpoint ?? null,
-    certPem: inputs.certPem ?? null,
+    certPem: inputs.certPem === undefined ? null : pemForRequest(inputs.certPem),
     ...(inputs.kid !== undefined ? { kid: inputs.kid } : {}),
     claimsProperty: inputs.claimsProperty,
     useExternalId: inputs.useExternalId,
@@ -128,6 +140,19 @@ function outputs(server: EdgeObject, state: Props): Props {
   };
 }
 
+/**
+ * POST, then read back. Real controllers (v1.5.0, v1.6.0) drop the tags of a new signer, though they
+ * keep them on update: when the read-back has none of the declared tags, the whole state is PUT again.
+ */
+function create(ctx: ResourceContext, inputs: ExternalJwtSignerInputs) {
+  return collection.createAndRead(ctx, inputs, body(inputs), outputs, async (id) => {
+    const server = await collection.require(ctx, inputs, id);
+    if (Object.keys(inputs.tags).length === 0 || Object.keys(tagsOf(server.tags)).length > 0) return server;
+    await collection.put(ctx, inputs, id, body(inputs));
+    return collection.require(ctx, inputs, id);
+  });
+}
+
 export const externalJwtSigner = {
   kind: "ExternalJwtSigner",
   api: "edge" as const,
@@ -141,5 +166,6 @@ export const externalJwtSigner = {
   serverDefaults: ["kid"],
   validate,
   ...putOperations(collection, body, outputs),
+  create,
   ...collectionOperations(collection, outputs),
 } satisfies ResourceDefinition<ExternalJwtSignerInputs>;

@@ -6,12 +6,13 @@
 // (`reissueExpiredEnrollment`, decided at `up`, never at refresh), or on demand (`reEnrollmentTrigger`).
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
+import { warn } from "../log";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
-import { daysUntil, daysUntilExpiry, objectId } from "./common";
+import { daysUntil, daysUntilExpiry, edgeName, objectId } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { roleAttributes, tags } from "./roles";
+import { noRepeats, roleAttributes, tags } from "./roles";
 
 export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
 /** Types a controller stores as `Default`. */
@@ -75,7 +76,7 @@ export const Enrollment = z
   });
 
 export const IdentityInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the identity (unique)."),
+  name: edgeName("Name of the identity (unique)."),
   type: z
     .enum(IDENTITY_TYPES)
     .default("User")
@@ -102,7 +103,11 @@ export const IdentityInputs = z.strictObject({
     .describe("Hosting precedence per service id."),
   appData: tags.describe("Application data (values: string, boolean or null)."),
   tags,
-  permissions: z.array(z.enum(PERMISSIONS)).default([]).describe("Fine-grained admin permissions (a set)."),
+  permissions: z
+    .array(z.enum(PERMISSIONS))
+    .default([])
+    .refine(...noRepeats)
+    .describe("Fine-grained admin permissions (a set)."),
   enrollment: Enrollment.optional().describe(
     "Enrollment to create with the identity. A change replaces the identity; the enrollment being consumed is not a change.",
   ),
@@ -256,9 +261,23 @@ function pick(value: unknown, keys: string[]): Props {
   return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]));
 }
 
+/**
+ * Controllers that predate `permissions` (v1.5.0 and v1.6.0 among them) take them and keep nothing:
+ * said at `up`, so nobody believes them applied (the state keeps the declared ones: no false drift).
+ */
+function outputsReporting(server: EdgeObject, state: Props): Props {
+  const declared = listOf(state.permissions);
+  if (declared.length > 0 && !("permissions" in server))
+    warn(
+      `${collection.label(state)}: this controller does not keep permissions (it predates them); ` +
+        `${declared.join(", ")} not applied. Use isAdmin, or a controller release that has permissions.`,
+    );
+  return outputs(server, state);
+}
+
 async function create(ctx: ResourceContext, inputs: IdentityInputs) {
   const enrollment = defined({ enrollment: inputs.enrollment });
-  return collection.createAndRead(ctx, inputs, { ...body(inputs), ...enrollment }, outputs);
+  return collection.createAndRead(ctx, inputs, { ...body(inputs), ...enrollment }, outputsReporting);
 }
 
 async function update(ctx: ResourceContext, id: string, olds: Props, news: IdentityInputs) {
@@ -266,7 +285,7 @@ async function update(ctx: ResourceContext, id: string, olds: Props, news: Ident
   await collection.put(ctx, news, id, body(news));
   const triggered = !sameValue(olds.reEnrollmentTrigger, news.reEnrollmentTrigger);
   if (triggered || reissueDue(olds, news).length > 0) await reissueEnrollment(ctx, id, news, triggered);
-  return outputs(await collection.require(ctx, news, id), news);
+  return outputsReporting(await collection.require(ctx, news, id), news);
 }
 
 /** The controller's default lifetime of a new enrollment. */

@@ -1,11 +1,14 @@
 // PEM handling for client certificates and key pairs. Certificates are read with Node's X509Certificate
 // (any key type, native SHA-256 fingerprints); certificate requests with node-forge, whose CSR support
 // includes verifying the self-signature (RSA only: the service signs RSA requests only, too).
+
 import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import type Forge from "node-forge";
+import { z } from "zod";
 import { nodeForge } from "../forge";
 import { warn } from "../log";
 import type { CheckFailure } from "../resource";
+import { UNKNOWN } from "../resource";
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
 const CERTIFICATE = "CERTIFICATE";
@@ -18,6 +21,23 @@ const ANY_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
  * A private key pasted along with the certificate must never be uploaded or stored, a second block or
  * text around the block would be sent as is: each is refused. The message never quotes the value.
  */
+/**
+ * PEM as it is sent: line endings made \n, whitespace around it removed, one final newline. The
+ * state keeps what was declared (the same certificate in other whitespace is not a change).
+ */
+export function pemForRequest(value: string): string {
+  return `${value.replace(/\r\n?/g, "\n").trim()}\n`;
+}
+
+/**
+ * A PEM input: put in the form it is sent in at check, so the state, the request and the controller's
+ * copy hold the same text (the engine's unknown marker of a preview is left as it is).
+ */
+export const pemInput = z
+  .string()
+  .min(1)
+  .overwrite((value) => (value === UNKNOWN ? value : pemForRequest(value)));
+
 export function singlePemProblem(value: string): string | undefined {
   const blocks = [...value.matchAll(ANY_BLOCK)];
   if (

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
@@ -14,51 +15,110 @@ export const POSTURE_CHECK_TYPES = ["OS", "DOMAIN", "MAC", "PROCESS", "PROCESS_M
 export const OS_TYPES = ["Windows", "WindowsServer", "Android", "iOS", "Linux", "macOS"] as const;
 
 const osType = z.enum(OS_TYPES).describe("Operating system the rule applies to.");
+
+// Real controllers (v1.5.0, v1.6.0) store these lists sorted (Go byte order, as JS sorts strings),
+// some of them rewritten: each list is put in the controller's form at check, so what is declared is
+// what is read back (docs/guides/controller-fidelity.md lists each field).
+const sorted = (list: string[]) => [...list].sort();
+const unique = (list: unknown[]) => new Set(list.map((v) => JSON.stringify(v))).size === list.length;
+
 const nonEmptySet = (what: string) =>
   z
     .array(z.string().min(1))
     .min(1, `at least one ${what}`)
-    .refine((list) => new Set(list).size === list.length, { message: `${what}s must not repeat` });
+    .overwrite(sorted)
+    .refine(unique, { message: `${what}s must not repeat` });
 
-/** A list of non-empty strings, empty unless given (empty means "any" in a posture check). */
-const anyOf = (description: string) => z.array(z.string().min(1)).default([]).describe(description);
+/** A list kept sorted by the controller (and rewritten by `normalise`), empty by default. */
+const sortedList = (what: string, normalise: (value: string) => string = (v) => v) =>
+  z
+    .array(z.string().min(1))
+    .default([])
+    .overwrite((list) => sorted(list.map(normalise)))
+    .refine(unique, { message: `${what}s must not repeat` });
+
+const lower = (value: string) => value.toLowerCase();
+
+/**
+ * A MAC address as the controller stores it: it drops every character that is not a hex digit and
+ * lowercases the rest (anything is accepted: "not a mac" is stored as "aac"), so only 12 hex digits,
+ * optionally separated by ":", "-" or ".", are taken here, and they are stored as the controller would.
+ */
+const MAC = /^[0-9a-fA-F]{2}([:.-]?[0-9a-fA-F]{2}){5}$|^[0-9a-fA-F]{4}(\.[0-9a-fA-F]{4}){2}$/;
+const macAddress = (value: string) => value.replace(/[^0-9a-fA-F]/g, "").toLowerCase();
+
+/**
+ * An OS version rule the controller parses (a semver range: an operator and Major.Minor.Patch,
+ * several joined by spaces or "||"); anything else fails there with a 500.
+ */
+const VERSION_RANGE =
+  /^(\s*(>=|<=|>|<|=|!=|==)?\s*v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?\s*)+$/;
+const versionRange = z
+  .string()
+  .min(1)
+  .refine((value) => value.split("||").every((part) => VERSION_RANGE.test(part)), {
+    message: 'a version range such as ">=10.0.19041" or ">=13.0.0 <14.0.0" (Major.Minor.Patch)',
+  });
 
 export const PostureOperatingSystem = z
   .strictObject({
     type: osType,
-    versions: anyOf('Allowed versions, e.g. ">=10.0.19041" (empty: any version).'),
+    versions: z
+      .array(versionRange)
+      .default([])
+      .overwrite(sorted)
+      .refine(unique, { message: "versions must not repeat" })
+      .describe('Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).'),
   })
   .meta({ id: "PostureCheckOperatingSystem", description: "An allowed operating system." });
 
-/** The fields a PROCESS and a PROCESS_MULTI check share. */
+/** The fields a PROCESS and a PROCESS_MULTI check share (their hashes differ: see each). */
 const processFields = {
   osType,
   path: z.string().min(1).describe("Absolute path of the executable."),
-  hashes: anyOf("Allowed SHA-512 hashes of the binary (empty: any)."),
 };
 
 export const PostureProcess = z
   .strictObject({
     ...processFields,
+    hashes: sortedList("hash", lower).describe(
+      "Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).",
+    ),
     signerFingerprint: z
       .string()
       .min(1)
+      .overwrite(lower)
       .optional()
-      .describe("SHA-1 fingerprint of the certificate that must have signed the binary."),
+      .describe("SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase)."),
   })
   .meta({ id: "PostureCheckProcess", description: "A process that must be running." });
 
 export const PostureProcessMulti = z
   .strictObject({
     ...processFields,
-    signerFingerprints: anyOf(
-      "SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).",
+    // Unlike PROCESS, the controller keeps the case of PROCESS_MULTI hashes and fingerprints.
+    hashes: sortedList("hash").describe("Allowed SHA-512 hashes of the binary (empty: any; kept sorted)."),
+    signerFingerprints: sortedList("signer fingerprint").describe(
+      "SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).",
     ),
   })
   .meta({ id: "PostureCheckProcessMulti", description: "One of the processes of a PROCESS_MULTI check." });
 
+/** Sorts objects by some of their string fields, in order (the controller's order of OS and processes). */
+const byKeys =
+  <T extends Record<string, unknown>>(...keys: (keyof T)[]) =>
+  (list: T[]) =>
+    [...list].sort((a, b) => {
+      for (const key of keys) {
+        const x = String(a[key]);
+        const y = String(b[key]);
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return 0;
+    });
+
 const common = {
-  name: z.string().min(1).describe("Name of the posture check (unique)."),
+  name: edgeName("Name of the posture check (unique)."),
   roleAttributes,
   tags,
 };
@@ -71,7 +131,15 @@ export const PostureCheckInputs = z.discriminatedUnion("typeId", [
   z.strictObject({
     ...common,
     typeId: typeId("OS"),
-    operatingSystems: z.array(PostureOperatingSystem).min(1).describe("OS: the allowed operating systems."),
+    operatingSystems: z
+      .array(PostureOperatingSystem)
+      .min(1)
+      .overwrite(byKeys("type"))
+      // The controller keeps only the last rule of a repeated type.
+      .refine((list) => unique(list.map((os) => os.type)), {
+        message: "each operating system type at most once",
+      })
+      .describe("OS: the allowed operating systems (kept sorted by type)."),
   }),
   z.strictObject({
     ...common,
@@ -81,9 +149,14 @@ export const PostureCheckInputs = z.discriminatedUnion("typeId", [
   z.strictObject({
     ...common,
     typeId: typeId("MAC"),
-    macAddresses: nonEmptySet("MAC address").describe(
-      "MAC: one of these MAC addresses must be present (a set).",
-    ),
+    macAddresses: z
+      .array(z.string().regex(MAC, 'a MAC address: 12 hex digits, e.g. "00:1a:2b:3c:4d:5e"'))
+      .min(1, "at least one MAC address")
+      .overwrite((list) => sorted(list.map(macAddress)))
+      .refine(unique, { message: "MAC addresses must not repeat" })
+      .describe(
+        "MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).",
+      ),
   }),
   z.strictObject({
     ...common,
@@ -97,7 +170,11 @@ export const PostureCheckInputs = z.discriminatedUnion("typeId", [
       .enum(["AllOf", "AnyOf"])
       .default("AllOf")
       .describe("PROCESS_MULTI: whether all processes (AllOf, default) or any (AnyOf) must run."),
-    processes: z.array(PostureProcessMulti).min(1).describe("PROCESS_MULTI: the processes (a set)."),
+    processes: z
+      .array(PostureProcessMulti)
+      .min(1)
+      .overwrite(byKeys("osType", "path"))
+      .describe("PROCESS_MULTI: the processes (a set; kept sorted by osType, then path)."),
   }),
   z.strictObject({
     ...common,

@@ -23,9 +23,19 @@ export const tags = z
   .default({})
   .describe("User-defined tags (values: string, boolean or null).");
 
+/**
+ * Lists the controller keeps as sets drop repeated items (v1.5.0, v1.6.0): a repeat is refused at
+ * check, or the list read back would differ from the declared one on every refresh.
+ */
+export const noRepeats = [
+  (list: unknown[]) => new Set(list).size === list.length,
+  { message: "items must not repeat (the controller keeps each once)" },
+] as const;
+
 export const roleAttributes = z
   .array(z.string().min(1))
   .default([])
+  .refine(...noRepeats)
   .describe("Role attributes (without #) that policies select with `#<attribute>` (a set).");
 
 /** `[{role, name}]` as the controller returns it with each policy's roles. */

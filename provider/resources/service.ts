@@ -6,12 +6,13 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
 
 export const ServiceInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the service (unique)."),
+  name: edgeName("Name of the service (unique)."),
   configs: z
     .array(z.string().min(1))
     .default([])

@@ -3,13 +3,14 @@
 // (AllOf by default), so the server never picks it.
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
-import type { Props, ResourceDefinition } from "../resource";
+import type { Props, ResourceContext, ResourceDefinition } from "../resource";
+import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { displayOf, RoleDisplay, roles, semantic, tags } from "./roles";
 
 export const ServicePolicyInputs = z.strictObject({
-  name: z.string().min(1).describe("Name of the policy (unique)."),
+  name: edgeName("Name of the policy (unique)."),
   type: z
     .enum(["Dial", "Bind"])
     .describe("Dial: the identities may use the services. Bind: the identities may host them."),
@@ -43,6 +44,20 @@ function outputs(server: EdgeObject): Props {
   };
 }
 
+/**
+ * PUT, then read back. A change of `type` clears the posture check roles on real controllers (v1.5.0,
+ * v1.6.0), even those sent in the same request; a second PUT, with the type unchanged, keeps them.
+ */
+async function update(ctx: ResourceContext, id: string, _olds: Props, news: ServicePolicyInputs) {
+  await collection.put(ctx, news, id, body(news));
+  let server = await collection.require(ctx, news, id);
+  if (news.postureCheckRoles.length > 0 && listOf(server.postureCheckRoles).length === 0) {
+    await collection.put(ctx, news, id, body(news));
+    server = await collection.require(ctx, news, id);
+  }
+  return outputs(server);
+}
+
 export const servicePolicy = {
   kind: "ServicePolicy",
   api: "edge" as const,
@@ -59,5 +74,6 @@ export const servicePolicy = {
   setProperties: ["identityRoles", "serviceRoles", "postureCheckRoles"],
   // PUT (name, type and semantic required): the whole declared state, so roles removed are removed.
   ...putOperations(collection, body, outputs),
+  update,
   ...collectionOperations(collection, (server) => outputs(server)),
 } satisfies ResourceDefinition<ServicePolicyInputs>;

@@ -2,7 +2,8 @@
 // `npm run peers`: builds the real peers the real-peer test suites run against, from pinned Go
 // modules (wrapper modules beside this file: each go.mod pins one release, its go.sum pins every
 // hash), into a cache under the home directory, and links them into `.peers/bin` (git-ignored):
-//   ziti                          OpenZiti controller, router and CLI (quickstart)
+//   ziti                          OpenZiti controller, router and CLI (quickstart), v1.6.0
+//   ziti-v1.5.0                   the same, the older release the suites also run against
 //   pulumi                        the Pulumi CLI
 //   pulumi-language-nodejs        the CLI's Node.js language host
 //   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
@@ -30,6 +31,9 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 //   (v1.6.5's go.mod needs github.com/openziti/channel/v4 v4.2.13: 403; v1.5.17 and v2.0.0: 403).
 //   The checksum database has no entries for openziti modules here (404), so GONOSUMDB skips
 //   that look-up; the committed go.sum still pins every hash.
+// - ziti v1.5.0: the second release the real-controller suites and the field matrix run against
+//   (an exact version the proxy serves; v1.5.4 and v1.5.17 are refused). Its go.mod has no
+//   replace lines, so the wrapper module only requires it (as for v1.6.0).
 // - pulumi v3.259.0: pkg/v3's go.mod has replace lines, so a wrapper requires pkg/v3 and sdk/v3.
 // - pulumi-language-nodejs: its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3) is refused
 //   by the proxy at the v3.259.0 commit (403 for the pseudo-version and for the commit hash), so it
@@ -45,6 +49,13 @@ const peers = [
     version: "v1.6.0",
     pkg: "github.com/openziti/ziti/ziti",
     ldflags: "-X github.com/openziti/ziti/common/version.Version=v1.6.0",
+    env: { GONOSUMDB: "github.com/openziti" },
+  },
+  {
+    name: "ziti-v1.5.0",
+    version: "v1.5.0",
+    pkg: "github.com/openziti/ziti/ziti",
+    ldflags: "-X github.com/openziti/ziti/common/version.Version=v1.5.0",
     env: { GONOSUMDB: "github.com/openziti" },
   },
   {

@@ -10,6 +10,8 @@ export const CONTROLLER_SWAGGER_DEVIATIONS: RegExp[] = [
   /\(GET \/cas(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.identityRoles: must be array/,
   // A policy's roles that are empty or unset read null (the swagger says array).
   /\(GET \/(edge-router-policies|service-policies|service-edge-router-policies)(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.(identityRoles|edgeRouterRoles|serviceRoles|postureCheckRoles): must be array/,
+  // An OS posture check's rule without versions answers `versions: null` (the swagger says array).
+  /\(GET \/posture-checks(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.operatingSystems\[\d+\]\.versions: must be array/,
   // A service without configs answers `configs: null` and `config: null` (the swagger: array, object).
   /\(GET \/services(\/\{id\})?\) response 200 \$\.data(\[\d+\])?\.(configs: must be array|config: must be object)/,
   // An identity's service list (admin API) answers `permissions: null`: it is not computed for the

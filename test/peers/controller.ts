@@ -10,7 +10,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EdgeClient } from "../support/edgeClient";
-import { peerPath } from "./index";
+import { type ControllerRelease, controllerPeer, defaultRelease, peerPath } from "./index";
 
 export interface RealController {
   url: string;
@@ -20,6 +20,8 @@ export interface RealController {
   caPem: string;
   home: string;
   pid: number;
+  /** The release it runs (FRONTDOOR_ZITI_RELEASE, else v1.6.0, unless asked otherwise). */
+  release: ControllerRelease;
   /** The controller's console output so far (for failure messages). */
   output(): string;
   /**
@@ -64,9 +66,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startController(options: { timeoutMs?: number } = {}): Promise<RealController> {
-  const ziti = peerPath("ziti");
-  if (!ziti) throw new Error("ziti is not built (npm run peers)");
+export async function startController(
+  options: { timeoutMs?: number; release?: ControllerRelease } = {},
+): Promise<RealController> {
+  const release = options.release ?? defaultRelease();
+  const ziti = peerPath(controllerPeer(release));
+  if (!ziti) throw new Error(`${controllerPeer(release)} is not built (npm run peers)`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ziti-quickstart-"));
   const port = await freePort();
   const username = "admin";
@@ -153,6 +158,7 @@ export async function startController(options: { timeoutMs?: number } = {}): Pro
       caPem,
       home,
       pid: child.pid as number,
+      release,
       output: () => output,
       admin,
       stop,

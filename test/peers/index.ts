@@ -10,12 +10,39 @@ export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 
 export type PeerName =
   | "ziti"
+  | "ziti-v1.5.0"
   | "pulumi"
   | "pulumi-language-nodejs"
   | "pulumi-resource-pulumi-nodejs"
   | "pulumi-language-yaml"
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen";
+
+/** The controller releases the real-controller suites run against, newest first. */
+export const CONTROLLER_RELEASES = [
+  { release: "v1.6.0", peer: "ziti" },
+  { release: "v1.5.0", peer: "ziti-v1.5.0" },
+] as const satisfies readonly { release: string; peer: PeerName }[];
+export type ControllerRelease = (typeof CONTROLLER_RELEASES)[number]["release"];
+
+/**
+ * The release a suite's controller runs when it does not ask for one: FRONTDOOR_ZITI_RELEASE (CI runs
+ * the real-controller suites once per release), else v1.6.0.
+ */
+export function defaultRelease(): ControllerRelease {
+  const wanted = process.env.FRONTDOOR_ZITI_RELEASE ?? "v1.6.0";
+  const known = CONTROLLER_RELEASES.find((r) => r.release === wanted);
+  if (!known)
+    throw new Error(
+      `FRONTDOOR_ZITI_RELEASE=${wanted}: not one of ${CONTROLLER_RELEASES.map((r) => r.release).join(", ")}`,
+    );
+  return known.release;
+}
+
+/** The peer that runs a controller release. */
+export function controllerPeer(release: ControllerRelease): PeerName {
+  return CONTROLLER_RELEASES.find((r) => r.release === release)?.peer ?? "ziti";
+}
 
 /** The path of a built peer, or undefined. */
 export function peerPath(name: PeerName): string | undefined {

@@ -27,6 +27,8 @@ export class ExternalJwtSigners {
 
   create(body: Body): MockResponse {
     const fields = this.checked({ ...defaults(), ...readFields(body, "create") });
+    // Real controllers (v1.5.0, v1.6.0) drop the tags of a new signer (an update keeps them).
+    fields.tags = {};
     const signer = this.state.externalJwtSigners.insert(fields as Required<Fields>);
     return created("external-jwt-signers", signer.id);
   }

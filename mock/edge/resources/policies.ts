@@ -50,8 +50,12 @@ export class Policies {
   }
 
   update(ctx: RouteContext, mode: "patch" | "put"): MockResponse {
-    if (mode === "put") return replaceRecord(this.store, ctx, (body) => this.readFull(body));
-    return patchRecord(this.store, ctx, (body) => {
+    if (mode === "put")
+      return replaceRecord(this.store, ctx, (body, old) => {
+        const fields = this.readFull(body);
+        return { ...fields, ...this.typeChanged(old, fields.type) };
+      });
+    return patchRecord(this.store, ctx, (body, stored) => {
       const changes: Partial<Fields> = {};
       const semantic = oneOf(body, "semantic", SEMANTICS, { nullable: true });
       if (semantic !== undefined) changes.semantic = semantic;
@@ -63,8 +67,21 @@ export class Policies {
         if (field in body) changes[field] = normalizeRoles(body[field], field);
       }
       if ("tags" in body) changes.tags = tags(body, "tags") ?? {};
-      return changes;
+      return { ...changes, ...this.typeChanged(stored, changes.type) };
     });
+  }
+
+  /**
+   * A change of a service policy's type clears its posture check roles on real controllers (v1.5.0,
+   * v1.6.0), even those sent in the same request.
+   */
+  private typeChanged(policy: Fields, type: unknown): Partial<Fields> {
+    return this.kind.typed &&
+      type !== undefined &&
+      type !== policy.type &&
+      "postureCheckRoles" in this.kind.roles
+      ? { postureCheckRoles: [] }
+      : {};
   }
 
   private readFull(body: Body): Fields {

@@ -108,10 +108,14 @@ function readFields(body: Body, typeId: string, mode: Mode): Fields {
       if (need("operatingSystems")) out.operatingSystems = operatingSystems(body);
       break;
     case "DOMAIN":
-      if (need("domains")) out.domains = nonEmptyList(body, "domains");
+      if (need("domains")) out.domains = sortedSet(nonEmptyList(body, "domains"));
       break;
     case "MAC":
-      if (need("macAddresses")) out.macAddresses = nonEmptyList(body, "macAddresses");
+      // Stored as a real controller does: every character but hex digits dropped, lowercase, a sorted set.
+      if (need("macAddresses"))
+        out.macAddresses = sortedSet(
+          nonEmptyList(body, "macAddresses").map((mac) => mac.replace(/[^0-9a-fA-F]/g, "").toLowerCase()),
+        );
       break;
     case "PROCESS":
       if (need("process")) out.process = process(asObject(body.process, "process"), "process", false);
@@ -119,9 +123,9 @@ function readFields(body: Body, typeId: string, mode: Mode): Fields {
     case "PROCESS_MULTI":
       if (need("semantic")) out.semantic = oneOf(body, "semantic", SEMANTICS);
       if (need("processes")) {
-        out.processes = nonEmptyArray(body, "processes").map((p, i) =>
-          process(asObject(p, `processes.${i}`), `processes.${i}`, true),
-        );
+        out.processes = nonEmptyArray(body, "processes")
+          .map((p, i) => process(asObject(p, `processes.${i}`), `processes.${i}`, true))
+          .sort((a, b) => compare(`${a.osType}\0${a.path}`, `${b.osType}\0${b.path}`));
       }
       break;
     case "MFA":
@@ -147,15 +151,26 @@ function nonEmptyList(body: Body, field: string): string[] {
   return stringList(body, field) as string[];
 }
 
+/** A sorted list without repeats: how a real controller (v1.5.0, v1.6.0) stores these lists. */
+function sortedSet(list: string[]): string[] {
+  return [...new Set(list)].sort();
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One rule per type (the last of a repeated type wins), sorted by type; versions sorted, none: null. */
 function operatingSystems(body: Body): Fields[] {
-  return nonEmptyArray(body, "operatingSystems").map((item, i) => {
+  const byType = new Map<string, Fields>();
+  nonEmptyArray(body, "operatingSystems").forEach((item, i) => {
     const prefix = `operatingSystems.${i}`;
     const os = asObject(item, prefix);
-    return {
-      type: oneOf(os, "type", OS_TYPES, { required: true }, prefix),
-      versions: stringList(os, "versions", { nullable: true }, prefix) ?? [],
-    };
+    const type = oneOf(os, "type", OS_TYPES, { required: true }, prefix) as string;
+    const versions = sortedSet(stringList(os, "versions", { nullable: true }, prefix) ?? []);
+    byType.set(type, { type, versions: versions.length ? versions : null });
   });
+  return [...byType.values()].sort((a, b) => compare(String(a.type), String(b.type)));
 }
 
 /** A PROCESS check's `process` or one of PROCESS_MULTI's `processes` (plural signer fingerprints). */
@@ -163,13 +178,17 @@ function process(item: Body, prefix: string, multi: boolean): Fields {
   const out: Fields = {
     osType: oneOf(item, "osType", OS_TYPES, { required: true }, prefix),
     path: str(item, "path", { required: true }, prefix),
-    hashes: stringList(item, "hashes", { nullable: true }, prefix) ?? [],
+    hashes: sortedSet(stringList(item, "hashes", { nullable: true }, prefix) ?? []),
   };
+  // A PROCESS check's hashes and fingerprint are stored lowercase; PROCESS_MULTI's keep their case.
   if (multi) {
-    out.signerFingerprints = stringList(item, "signerFingerprints", { nullable: true }, prefix) ?? [];
+    out.signerFingerprints = sortedSet(
+      stringList(item, "signerFingerprints", { nullable: true }, prefix) ?? [],
+    );
   } else {
+    out.hashes = sortedSet((out.hashes as string[]).map((h) => h.toLowerCase()));
     const signer = str(item, "signerFingerprint", { nullable: true }, prefix);
-    if (signer !== undefined) out.signerFingerprint = signer;
+    if (signer !== undefined) out.signerFingerprint = signer?.toLowerCase();
   }
   return out;
 }

@@ -37,7 +37,7 @@ export class Ca extends pulumi.CustomResource {
     }
 
     /**
-     * The CA certificate (PEM). Immutable: a change replaces the CA.
+     * The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
      */
     declare public readonly certPem: pulumi.Output<string>;
     /**
@@ -148,7 +148,7 @@ export class Ca extends pulumi.CustomResource {
  */
 export interface CaArgs {
     /**
-     * The CA certificate (PEM). Immutable: a change replaces the CA.
+     * The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
      */
     certPem: pulumi.Input<string>;
     /**

@@ -39,7 +39,7 @@ export class ExternalJwtSigner extends pulumi.CustomResource {
      */
     declare public readonly audience: pulumi.Output<string>;
     /**
-     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
      */
     declare public readonly certPem: pulumi.Output<string | undefined>;
     /**
@@ -179,7 +179,7 @@ export interface ExternalJwtSignerArgs {
      */
     audience: pulumi.Input<string>;
     /**
-     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
      */
     certPem?: pulumi.Input<string | undefined>;
     /**

@@ -31,7 +31,7 @@ export interface GetCaArgs {
 
 export interface GetCaResult {
     /**
-     * The CA certificate (PEM). Immutable: a change replaces the CA.
+     * The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
      */
     readonly certPem: string;
     /**

@@ -33,7 +33,7 @@ export interface GetExternalJwtSignerResult {
      */
     readonly audience: string;
     /**
-     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
      */
     readonly certPem?: string;
     /**

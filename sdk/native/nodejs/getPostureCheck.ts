@@ -43,7 +43,7 @@ export interface GetPostureCheckResult {
      */
     readonly ignoreLegacyEndpoints?: boolean;
     /**
-     * MAC: one of these MAC addresses must be present (a set).
+     * MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
      */
     readonly macAddresses?: string[];
     /**
@@ -51,7 +51,7 @@ export interface GetPostureCheckResult {
      */
     readonly name: string;
     /**
-     * OS: the allowed operating systems.
+     * OS: the allowed operating systems (kept sorted by type).
      */
     readonly operatingSystems?: outputs.PostureCheckOperatingSystem[];
     /**
@@ -59,7 +59,7 @@ export interface GetPostureCheckResult {
      */
     readonly process?: outputs.PostureCheckProcess;
     /**
-     * PROCESS_MULTI: the processes (a set).
+     * PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
      */
     readonly processes?: outputs.PostureCheckProcessMulti[];
     /**

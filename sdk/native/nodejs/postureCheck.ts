@@ -45,7 +45,7 @@ export class PostureCheck extends pulumi.CustomResource {
      */
     declare public readonly ignoreLegacyEndpoints: pulumi.Output<boolean | undefined>;
     /**
-     * MAC: one of these MAC addresses must be present (a set).
+     * MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
      */
     declare public readonly macAddresses: pulumi.Output<string[] | undefined>;
     /**
@@ -53,7 +53,7 @@ export class PostureCheck extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * OS: the allowed operating systems.
+     * OS: the allowed operating systems (kept sorted by type).
      */
     declare public readonly operatingSystems: pulumi.Output<outputs.PostureCheckOperatingSystem[] | undefined>;
     /**
@@ -61,7 +61,7 @@ export class PostureCheck extends pulumi.CustomResource {
      */
     declare public readonly process: pulumi.Output<outputs.PostureCheckProcess | undefined>;
     /**
-     * PROCESS_MULTI: the processes (a set).
+     * PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
      */
     declare public readonly processes: pulumi.Output<outputs.PostureCheckProcessMulti[] | undefined>;
     /**
@@ -166,7 +166,7 @@ export interface PostureCheckArgs {
      */
     ignoreLegacyEndpoints?: pulumi.Input<boolean | undefined>;
     /**
-     * MAC: one of these MAC addresses must be present (a set).
+     * MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
      */
     macAddresses?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -174,7 +174,7 @@ export interface PostureCheckArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * OS: the allowed operating systems.
+     * OS: the allowed operating systems (kept sorted by type).
      */
     operatingSystems?: pulumi.Input<pulumi.Input<inputs.PostureCheckOperatingSystemArgs>[] | undefined>;
     /**
@@ -182,7 +182,7 @@ export interface PostureCheckArgs {
      */
     process?: pulumi.Input<inputs.PostureCheckProcessArgs | undefined>;
     /**
-     * PROCESS_MULTI: the processes (a set).
+     * PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
      */
     processes?: pulumi.Input<pulumi.Input<inputs.PostureCheckProcessMultiArgs>[] | undefined>;
     /**

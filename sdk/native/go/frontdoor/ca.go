@@ -16,7 +16,7 @@ import (
 type Ca struct {
 	pulumi.CustomResourceState
 
-	// The CA certificate (PEM). Immutable: a change replaces the CA.
+	// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 	CertPem pulumi.StringOutput `pulumi:"certPem"`
 	// How an identity's externalId is read from its certificate.
 	ExternalIdClaim CaExternalIdClaimPtrOutput `pulumi:"externalIdClaim"`
@@ -114,7 +114,7 @@ func (CaState) ElementType() reflect.Type {
 }
 
 type caArgs struct {
-	// The CA certificate (PEM). Immutable: a change replaces the CA.
+	// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 	CertPem string `pulumi:"certPem"`
 	// How an identity's externalId is read from its certificate.
 	ExternalIdClaim *CaExternalIdClaim `pulumi:"externalIdClaim"`
@@ -138,7 +138,7 @@ type caArgs struct {
 
 // The set of arguments for constructing a Ca resource.
 type CaArgs struct {
-	// The CA certificate (PEM). Immutable: a change replaces the CA.
+	// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 	CertPem pulumi.StringInput
 	// How an identity's externalId is read from its certificate.
 	ExternalIdClaim CaExternalIdClaimPtrInput
@@ -197,7 +197,7 @@ func (o CaOutput) ToCaOutputWithContext(ctx context.Context) CaOutput {
 	return o
 }
 
-// The CA certificate (PEM). Immutable: a change replaces the CA.
+// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 func (o CaOutput) CertPem() pulumi.StringOutput {
 	return o.ApplyT(func(v *Ca) pulumi.StringOutput { return v.CertPem }).(pulumi.StringOutput)
 }

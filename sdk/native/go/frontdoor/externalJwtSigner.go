@@ -18,7 +18,7 @@ type ExternalJwtSigner struct {
 
 	// Expected `aud` claim of the JWTs.
 	Audience pulumi.StringOutput `pulumi:"audience"`
-	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 	CertPem pulumi.StringPtrOutput `pulumi:"certPem"`
 	// Claim that names the identity (default "sub").
 	ClaimsProperty pulumi.StringPtrOutput `pulumi:"claimsProperty"`
@@ -117,7 +117,7 @@ func (ExternalJwtSignerState) ElementType() reflect.Type {
 type externalJwtSignerArgs struct {
 	// Expected `aud` claim of the JWTs.
 	Audience string `pulumi:"audience"`
-	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 	CertPem *string `pulumi:"certPem"`
 	// Claim that names the identity (default "sub").
 	ClaimsProperty *string `pulumi:"claimsProperty"`
@@ -149,7 +149,7 @@ type externalJwtSignerArgs struct {
 type ExternalJwtSignerArgs struct {
 	// Expected `aud` claim of the JWTs.
 	Audience pulumi.StringInput
-	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 	CertPem pulumi.StringPtrInput
 	// Claim that names the identity (default "sub").
 	ClaimsProperty pulumi.StringPtrInput
@@ -219,7 +219,7 @@ func (o ExternalJwtSignerOutput) Audience() pulumi.StringOutput {
 	return o.ApplyT(func(v *ExternalJwtSigner) pulumi.StringOutput { return v.Audience }).(pulumi.StringOutput)
 }
 
-// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 func (o ExternalJwtSignerOutput) CertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ExternalJwtSigner) pulumi.StringPtrOutput { return v.CertPem }).(pulumi.StringPtrOutput)
 }

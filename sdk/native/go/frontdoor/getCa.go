@@ -30,7 +30,7 @@ type LookupCaArgs struct {
 }
 
 type LookupCaResult struct {
-	// The CA certificate (PEM). Immutable: a change replaces the CA.
+	// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 	CertPem string `pulumi:"certPem"`
 	// How an identity's externalId is read from its certificate.
 	ExternalIdClaim *CaExternalIdClaim `pulumi:"externalIdClaim"`
@@ -112,7 +112,7 @@ func (o LookupCaResultOutput) ToLookupCaResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The CA certificate (PEM). Immutable: a change replaces the CA.
+// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 func (o LookupCaResultOutput) CertPem() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupCaResult) string { return v.CertPem }).(pulumi.StringOutput)
 }

@@ -32,7 +32,7 @@ type LookupExternalJwtSignerArgs struct {
 type LookupExternalJwtSignerResult struct {
 	// Expected `aud` claim of the JWTs.
 	Audience string `pulumi:"audience"`
-	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 	CertPem *string `pulumi:"certPem"`
 	// Claim that names the identity (default "sub").
 	ClaimsProperty *string `pulumi:"claimsProperty"`
@@ -129,7 +129,7 @@ func (o LookupExternalJwtSignerResultOutput) Audience() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupExternalJwtSignerResult) string { return v.Audience }).(pulumi.StringOutput)
 }
 
-// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 func (o LookupExternalJwtSignerResultOutput) CertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupExternalJwtSignerResult) *string { return v.CertPem }).(pulumi.StringPtrOutput)
 }

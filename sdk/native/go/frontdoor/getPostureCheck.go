@@ -36,15 +36,15 @@ type LookupPostureCheckResult struct {
 	Id string `pulumi:"id"`
 	// MFA: do not apply the timeout and prompts to clients too old to support them (default false).
 	IgnoreLegacyEndpoints *bool `pulumi:"ignoreLegacyEndpoints"`
-	// MAC: one of these MAC addresses must be present (a set).
+	// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 	MacAddresses []string `pulumi:"macAddresses"`
 	// Name of the posture check (unique).
 	Name string `pulumi:"name"`
-	// OS: the allowed operating systems.
+	// OS: the allowed operating systems (kept sorted by type).
 	OperatingSystems []PostureCheckOperatingSystem `pulumi:"operatingSystems"`
 	// PROCESS: the process that must be running.
 	Process *PostureCheckProcess `pulumi:"process"`
-	// PROCESS_MULTI: the processes (a set).
+	// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 	Processes []PostureCheckProcessMulti `pulumi:"processes"`
 	// MFA: ask again when the device is unlocked (default false).
 	PromptOnUnlock *bool `pulumi:"promptOnUnlock"`
@@ -136,7 +136,7 @@ func (o LookupPostureCheckResultOutput) IgnoreLegacyEndpoints() pulumi.BoolPtrOu
 	return o.ApplyT(func(v LookupPostureCheckResult) *bool { return v.IgnoreLegacyEndpoints }).(pulumi.BoolPtrOutput)
 }
 
-// MAC: one of these MAC addresses must be present (a set).
+// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 func (o LookupPostureCheckResultOutput) MacAddresses() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupPostureCheckResult) []string { return v.MacAddresses }).(pulumi.StringArrayOutput)
 }
@@ -146,7 +146,7 @@ func (o LookupPostureCheckResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupPostureCheckResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// OS: the allowed operating systems.
+// OS: the allowed operating systems (kept sorted by type).
 func (o LookupPostureCheckResultOutput) OperatingSystems() PostureCheckOperatingSystemArrayOutput {
 	return o.ApplyT(func(v LookupPostureCheckResult) []PostureCheckOperatingSystem { return v.OperatingSystems }).(PostureCheckOperatingSystemArrayOutput)
 }
@@ -156,7 +156,7 @@ func (o LookupPostureCheckResultOutput) Process() PostureCheckProcessPtrOutput {
 	return o.ApplyT(func(v LookupPostureCheckResult) *PostureCheckProcess { return v.Process }).(PostureCheckProcessPtrOutput)
 }
 
-// PROCESS_MULTI: the processes (a set).
+// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 func (o LookupPostureCheckResultOutput) Processes() PostureCheckProcessMultiArrayOutput {
 	return o.ApplyT(func(v LookupPostureCheckResult) []PostureCheckProcessMulti { return v.Processes }).(PostureCheckProcessMultiArrayOutput)
 }

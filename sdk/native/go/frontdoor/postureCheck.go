@@ -20,15 +20,15 @@ type PostureCheck struct {
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// MFA: do not apply the timeout and prompts to clients too old to support them (default false).
 	IgnoreLegacyEndpoints pulumi.BoolPtrOutput `pulumi:"ignoreLegacyEndpoints"`
-	// MAC: one of these MAC addresses must be present (a set).
+	// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 	MacAddresses pulumi.StringArrayOutput `pulumi:"macAddresses"`
 	// Name of the posture check (unique).
 	Name pulumi.StringOutput `pulumi:"name"`
-	// OS: the allowed operating systems.
+	// OS: the allowed operating systems (kept sorted by type).
 	OperatingSystems PostureCheckOperatingSystemArrayOutput `pulumi:"operatingSystems"`
 	// PROCESS: the process that must be running.
 	Process PostureCheckProcessPtrOutput `pulumi:"process"`
-	// PROCESS_MULTI: the processes (a set).
+	// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 	Processes PostureCheckProcessMultiArrayOutput `pulumi:"processes"`
 	// MFA: ask again when the device is unlocked (default false).
 	PromptOnUnlock pulumi.BoolPtrOutput `pulumi:"promptOnUnlock"`
@@ -117,15 +117,15 @@ type postureCheckArgs struct {
 	Domains []string `pulumi:"domains"`
 	// MFA: do not apply the timeout and prompts to clients too old to support them (default false).
 	IgnoreLegacyEndpoints *bool `pulumi:"ignoreLegacyEndpoints"`
-	// MAC: one of these MAC addresses must be present (a set).
+	// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 	MacAddresses []string `pulumi:"macAddresses"`
 	// Name of the posture check (unique).
 	Name string `pulumi:"name"`
-	// OS: the allowed operating systems.
+	// OS: the allowed operating systems (kept sorted by type).
 	OperatingSystems []PostureCheckOperatingSystem `pulumi:"operatingSystems"`
 	// PROCESS: the process that must be running.
 	Process *PostureCheckProcess `pulumi:"process"`
-	// PROCESS_MULTI: the processes (a set).
+	// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 	Processes []PostureCheckProcessMulti `pulumi:"processes"`
 	// MFA: ask again when the device is unlocked (default false).
 	PromptOnUnlock *bool `pulumi:"promptOnUnlock"`
@@ -149,15 +149,15 @@ type PostureCheckArgs struct {
 	Domains pulumi.StringArrayInput
 	// MFA: do not apply the timeout and prompts to clients too old to support them (default false).
 	IgnoreLegacyEndpoints pulumi.BoolPtrInput
-	// MAC: one of these MAC addresses must be present (a set).
+	// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 	MacAddresses pulumi.StringArrayInput
 	// Name of the posture check (unique).
 	Name pulumi.StringInput
-	// OS: the allowed operating systems.
+	// OS: the allowed operating systems (kept sorted by type).
 	OperatingSystems PostureCheckOperatingSystemArrayInput
 	// PROCESS: the process that must be running.
 	Process PostureCheckProcessPtrInput
-	// PROCESS_MULTI: the processes (a set).
+	// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 	Processes PostureCheckProcessMultiArrayInput
 	// MFA: ask again when the device is unlocked (default false).
 	PromptOnUnlock pulumi.BoolPtrInput
@@ -222,7 +222,7 @@ func (o PostureCheckOutput) IgnoreLegacyEndpoints() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *PostureCheck) pulumi.BoolPtrOutput { return v.IgnoreLegacyEndpoints }).(pulumi.BoolPtrOutput)
 }
 
-// MAC: one of these MAC addresses must be present (a set).
+// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 func (o PostureCheckOutput) MacAddresses() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *PostureCheck) pulumi.StringArrayOutput { return v.MacAddresses }).(pulumi.StringArrayOutput)
 }
@@ -232,7 +232,7 @@ func (o PostureCheckOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *PostureCheck) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// OS: the allowed operating systems.
+// OS: the allowed operating systems (kept sorted by type).
 func (o PostureCheckOutput) OperatingSystems() PostureCheckOperatingSystemArrayOutput {
 	return o.ApplyT(func(v *PostureCheck) PostureCheckOperatingSystemArrayOutput { return v.OperatingSystems }).(PostureCheckOperatingSystemArrayOutput)
 }
@@ -242,7 +242,7 @@ func (o PostureCheckOutput) Process() PostureCheckProcessPtrOutput {
 	return o.ApplyT(func(v *PostureCheck) PostureCheckProcessPtrOutput { return v.Process }).(PostureCheckProcessPtrOutput)
 }
 
-// PROCESS_MULTI: the processes (a set).
+// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 func (o PostureCheckOutput) Processes() PostureCheckProcessMultiArrayOutput {
 	return o.ApplyT(func(v *PostureCheck) PostureCheckProcessMultiArrayOutput { return v.Processes }).(PostureCheckProcessMultiArrayOutput)
 }

@@ -1498,7 +1498,7 @@ func (o CaExternalIdClaimPtrOutput) ParserCriteria() pulumi.StringPtrOutput {
 
 // An existing Ca: its id and state.
 type CaLookupResult struct {
-	// The CA certificate (PEM). Immutable: a change replaces the CA.
+	// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 	CertPem string `pulumi:"certPem"`
 	// How an identity's externalId is read from its certificate.
 	ExternalIdClaim *CaExternalIdClaim `pulumi:"externalIdClaim"`
@@ -1566,7 +1566,7 @@ func (o CaLookupResultOutput) ToCaLookupResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The CA certificate (PEM). Immutable: a change replaces the CA.
+// The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
 func (o CaLookupResultOutput) CertPem() pulumi.StringOutput {
 	return o.ApplyT(func(v CaLookupResult) string { return v.CertPem }).(pulumi.StringOutput)
 }
@@ -2442,7 +2442,7 @@ func (o EdgeRouterPolicyLookupResultIdentityRolesDisplayItemArrayOutput) Index(i
 type ExternalJwtSignerLookupResult struct {
 	// Expected `aud` claim of the JWTs.
 	Audience string `pulumi:"audience"`
-	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+	// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 	CertPem *string `pulumi:"certPem"`
 	// Claim that names the identity (default "sub").
 	ClaimsProperty *string `pulumi:"claimsProperty"`
@@ -2525,7 +2525,7 @@ func (o ExternalJwtSignerLookupResultOutput) Audience() pulumi.StringOutput {
 	return o.ApplyT(func(v ExternalJwtSignerLookupResult) string { return v.Audience }).(pulumi.StringOutput)
 }
 
-// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+// The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
 func (o ExternalJwtSignerLookupResultOutput) CertPem() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ExternalJwtSignerLookupResult) *string { return v.CertPem }).(pulumi.StringPtrOutput)
 }
@@ -4153,15 +4153,15 @@ type PostureCheckLookupResult struct {
 	Id string `pulumi:"id"`
 	// MFA: do not apply the timeout and prompts to clients too old to support them (default false).
 	IgnoreLegacyEndpoints *bool `pulumi:"ignoreLegacyEndpoints"`
-	// MAC: one of these MAC addresses must be present (a set).
+	// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 	MacAddresses []string `pulumi:"macAddresses"`
 	// Name of the posture check (unique).
 	Name string `pulumi:"name"`
-	// OS: the allowed operating systems.
+	// OS: the allowed operating systems (kept sorted by type).
 	OperatingSystems []PostureCheckOperatingSystem `pulumi:"operatingSystems"`
 	// PROCESS: the process that must be running.
 	Process *PostureCheckProcess `pulumi:"process"`
-	// PROCESS_MULTI: the processes (a set).
+	// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 	Processes []PostureCheckProcessMulti `pulumi:"processes"`
 	// MFA: ask again when the device is unlocked (default false).
 	PromptOnUnlock *bool `pulumi:"promptOnUnlock"`
@@ -4239,7 +4239,7 @@ func (o PostureCheckLookupResultOutput) IgnoreLegacyEndpoints() pulumi.BoolPtrOu
 	return o.ApplyT(func(v PostureCheckLookupResult) *bool { return v.IgnoreLegacyEndpoints }).(pulumi.BoolPtrOutput)
 }
 
-// MAC: one of these MAC addresses must be present (a set).
+// MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
 func (o PostureCheckLookupResultOutput) MacAddresses() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v PostureCheckLookupResult) []string { return v.MacAddresses }).(pulumi.StringArrayOutput)
 }
@@ -4249,7 +4249,7 @@ func (o PostureCheckLookupResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v PostureCheckLookupResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// OS: the allowed operating systems.
+// OS: the allowed operating systems (kept sorted by type).
 func (o PostureCheckLookupResultOutput) OperatingSystems() PostureCheckOperatingSystemArrayOutput {
 	return o.ApplyT(func(v PostureCheckLookupResult) []PostureCheckOperatingSystem { return v.OperatingSystems }).(PostureCheckOperatingSystemArrayOutput)
 }
@@ -4259,7 +4259,7 @@ func (o PostureCheckLookupResultOutput) Process() PostureCheckProcessPtrOutput {
 	return o.ApplyT(func(v PostureCheckLookupResult) *PostureCheckProcess { return v.Process }).(PostureCheckProcessPtrOutput)
 }
 
-// PROCESS_MULTI: the processes (a set).
+// PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
 func (o PostureCheckLookupResultOutput) Processes() PostureCheckProcessMultiArrayOutput {
 	return o.ApplyT(func(v PostureCheckLookupResult) []PostureCheckProcessMulti { return v.Processes }).(PostureCheckProcessMultiArrayOutput)
 }
@@ -4327,7 +4327,7 @@ func (o PostureCheckLookupResultArrayOutput) Index(i pulumi.IntInput) PostureChe
 type PostureCheckOperatingSystem struct {
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	Type string `pulumi:"type"`
-	// Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+	// Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
 	Versions []string `pulumi:"versions"`
 }
 
@@ -4346,7 +4346,7 @@ type PostureCheckOperatingSystemInput interface {
 type PostureCheckOperatingSystemArgs struct {
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	Type pulumi.StringInput `pulumi:"type"`
-	// Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+	// Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
 	Versions pulumi.StringArrayInput `pulumi:"versions"`
 }
 
@@ -4407,7 +4407,7 @@ func (o PostureCheckOperatingSystemOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v PostureCheckOperatingSystem) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+// Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
 func (o PostureCheckOperatingSystemOutput) Versions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v PostureCheckOperatingSystem) []string { return v.Versions }).(pulumi.StringArrayOutput)
 }
@@ -4434,13 +4434,13 @@ func (o PostureCheckOperatingSystemArrayOutput) Index(i pulumi.IntInput) Posture
 
 // A process that must be running.
 type PostureCheckProcess struct {
-	// Allowed SHA-512 hashes of the binary (empty: any).
+	// Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
 	Hashes []string `pulumi:"hashes"`
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	OsType string `pulumi:"osType"`
 	// Absolute path of the executable.
 	Path string `pulumi:"path"`
-	// SHA-1 fingerprint of the certificate that must have signed the binary.
+	// SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
 	SignerFingerprint *string `pulumi:"signerFingerprint"`
 }
 
@@ -4457,13 +4457,13 @@ type PostureCheckProcessInput interface {
 
 // A process that must be running.
 type PostureCheckProcessArgs struct {
-	// Allowed SHA-512 hashes of the binary (empty: any).
+	// Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
 	Hashes pulumi.StringArrayInput `pulumi:"hashes"`
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	OsType pulumi.StringInput `pulumi:"osType"`
 	// Absolute path of the executable.
 	Path pulumi.StringInput `pulumi:"path"`
-	// SHA-1 fingerprint of the certificate that must have signed the binary.
+	// SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
 	SignerFingerprint pulumi.StringPtrInput `pulumi:"signerFingerprint"`
 }
 
@@ -4545,7 +4545,7 @@ func (o PostureCheckProcessOutput) ToPostureCheckProcessPtrOutputWithContext(ctx
 	}).(PostureCheckProcessPtrOutput)
 }
 
-// Allowed SHA-512 hashes of the binary (empty: any).
+// Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
 func (o PostureCheckProcessOutput) Hashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v PostureCheckProcess) []string { return v.Hashes }).(pulumi.StringArrayOutput)
 }
@@ -4560,7 +4560,7 @@ func (o PostureCheckProcessOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v PostureCheckProcess) string { return v.Path }).(pulumi.StringOutput)
 }
 
-// SHA-1 fingerprint of the certificate that must have signed the binary.
+// SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
 func (o PostureCheckProcessOutput) SignerFingerprint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v PostureCheckProcess) *string { return v.SignerFingerprint }).(pulumi.StringPtrOutput)
 }
@@ -4589,7 +4589,7 @@ func (o PostureCheckProcessPtrOutput) Elem() PostureCheckProcessOutput {
 	}).(PostureCheckProcessOutput)
 }
 
-// Allowed SHA-512 hashes of the binary (empty: any).
+// Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
 func (o PostureCheckProcessPtrOutput) Hashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *PostureCheckProcess) []string {
 		if v == nil {
@@ -4619,7 +4619,7 @@ func (o PostureCheckProcessPtrOutput) Path() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// SHA-1 fingerprint of the certificate that must have signed the binary.
+// SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
 func (o PostureCheckProcessPtrOutput) SignerFingerprint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PostureCheckProcess) *string {
 		if v == nil {
@@ -4631,13 +4631,13 @@ func (o PostureCheckProcessPtrOutput) SignerFingerprint() pulumi.StringPtrOutput
 
 // One of the processes of a PROCESS_MULTI check.
 type PostureCheckProcessMulti struct {
-	// Allowed SHA-512 hashes of the binary (empty: any).
+	// Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
 	Hashes []string `pulumi:"hashes"`
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	OsType string `pulumi:"osType"`
 	// Absolute path of the executable.
 	Path string `pulumi:"path"`
-	// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+	// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
 	SignerFingerprints []string `pulumi:"signerFingerprints"`
 }
 
@@ -4654,13 +4654,13 @@ type PostureCheckProcessMultiInput interface {
 
 // One of the processes of a PROCESS_MULTI check.
 type PostureCheckProcessMultiArgs struct {
-	// Allowed SHA-512 hashes of the binary (empty: any).
+	// Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
 	Hashes pulumi.StringArrayInput `pulumi:"hashes"`
 	// Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
 	OsType pulumi.StringInput `pulumi:"osType"`
 	// Absolute path of the executable.
 	Path pulumi.StringInput `pulumi:"path"`
-	// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+	// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
 	SignerFingerprints pulumi.StringArrayInput `pulumi:"signerFingerprints"`
 }
 
@@ -4716,7 +4716,7 @@ func (o PostureCheckProcessMultiOutput) ToPostureCheckProcessMultiOutputWithCont
 	return o
 }
 
-// Allowed SHA-512 hashes of the binary (empty: any).
+// Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
 func (o PostureCheckProcessMultiOutput) Hashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v PostureCheckProcessMulti) []string { return v.Hashes }).(pulumi.StringArrayOutput)
 }
@@ -4731,7 +4731,7 @@ func (o PostureCheckProcessMultiOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v PostureCheckProcessMulti) string { return v.Path }).(pulumi.StringOutput)
 }
 
-// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+// SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
 func (o PostureCheckProcessMultiOutput) SignerFingerprints() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v PostureCheckProcessMulti) []string { return v.SignerFingerprints }).(pulumi.StringArrayOutput)
 }

@@ -247,7 +247,7 @@ export interface PostureCheckOperatingSystemArgs {
      */
     type: pulumi.Input<string>;
     /**
-     * Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+     * Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
      */
     versions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
@@ -257,7 +257,7 @@ export interface PostureCheckOperatingSystemArgs {
  */
 export interface PostureCheckProcessArgs {
     /**
-     * Allowed SHA-512 hashes of the binary (empty: any).
+     * Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
      */
     hashes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -269,7 +269,7 @@ export interface PostureCheckProcessArgs {
      */
     path: pulumi.Input<string>;
     /**
-     * SHA-1 fingerprint of the certificate that must have signed the binary.
+     * SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
      */
     signerFingerprint?: pulumi.Input<string | undefined>;
 }
@@ -279,7 +279,7 @@ export interface PostureCheckProcessArgs {
  */
 export interface PostureCheckProcessMultiArgs {
     /**
-     * Allowed SHA-512 hashes of the binary (empty: any).
+     * Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
      */
     hashes?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -291,7 +291,7 @@ export interface PostureCheckProcessMultiArgs {
      */
     path: pulumi.Input<string>;
     /**
-     * SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+     * SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
      */
     signerFingerprints?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

@@ -226,7 +226,7 @@ export function caExternalIdClaimProvideDefaults(val: CaExternalIdClaim): CaExte
  */
 export interface CaLookupResult {
     /**
-     * The CA certificate (PEM). Immutable: a change replaces the CA.
+     * The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
      */
     certPem: string;
     /**
@@ -569,7 +569,7 @@ export interface ExternalJwtSignerLookupResult {
      */
     audience: string;
     /**
-     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+     * The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
      */
     certPem?: string;
     /**
@@ -975,7 +975,7 @@ export interface PostureCheckLookupResult {
      */
     ignoreLegacyEndpoints?: boolean;
     /**
-     * MAC: one of these MAC addresses must be present (a set).
+     * MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
      */
     macAddresses?: string[];
     /**
@@ -983,7 +983,7 @@ export interface PostureCheckLookupResult {
      */
     name: string;
     /**
-     * OS: the allowed operating systems.
+     * OS: the allowed operating systems (kept sorted by type).
      */
     operatingSystems?: outputs.PostureCheckOperatingSystem[];
     /**
@@ -991,7 +991,7 @@ export interface PostureCheckLookupResult {
      */
     process?: outputs.PostureCheckProcess;
     /**
-     * PROCESS_MULTI: the processes (a set).
+     * PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
      */
     processes?: outputs.PostureCheckProcessMulti[];
     /**
@@ -1047,7 +1047,7 @@ export interface PostureCheckOperatingSystem {
      */
     type: string;
     /**
-     * Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+     * Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
      */
     versions?: string[];
 }
@@ -1057,7 +1057,7 @@ export interface PostureCheckOperatingSystem {
  */
 export interface PostureCheckProcess {
     /**
-     * Allowed SHA-512 hashes of the binary (empty: any).
+     * Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
      */
     hashes?: string[];
     /**
@@ -1069,7 +1069,7 @@ export interface PostureCheckProcess {
      */
     path: string;
     /**
-     * SHA-1 fingerprint of the certificate that must have signed the binary.
+     * SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
      */
     signerFingerprint?: string;
 }
@@ -1079,7 +1079,7 @@ export interface PostureCheckProcess {
  */
 export interface PostureCheckProcessMulti {
     /**
-     * Allowed SHA-512 hashes of the binary (empty: any).
+     * Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
      */
     hashes?: string[];
     /**
@@ -1091,7 +1091,7 @@ export interface PostureCheckProcessMulti {
      */
     path: string;
     /**
-     * SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+     * SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
      */
     signerFingerprints?: string[];
 }

@@ -787,7 +787,7 @@ class PostureCheckOperatingSystemArgsDict(TypedDict):
     """
     versions: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+    Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
     """
 
 @pulumi.input_type
@@ -799,7 +799,7 @@ class PostureCheckOperatingSystemArgs:
         An allowed operating system.
 
         :param pulumi.Input[_builtins.str] type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] versions: Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] versions: Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
         """
         pulumi.set(__self__, "type", type)
         if versions is not None:
@@ -821,7 +821,7 @@ class PostureCheckOperatingSystemArgs:
     @pulumi.getter
     def versions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+        Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
         """
         return pulumi.get(self, "versions")
 
@@ -844,11 +844,11 @@ class PostureCheckProcessArgsDict(TypedDict):
     """
     hashes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Allowed SHA-512 hashes of the binary (empty: any).
+    Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
     """
     signer_fingerprint: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    SHA-1 fingerprint of the certificate that must have signed the binary.
+    SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
     """
 
 @pulumi.input_type
@@ -863,8 +863,8 @@ class PostureCheckProcessArgs:
 
         :param pulumi.Input[_builtins.str] os_type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
         :param pulumi.Input[_builtins.str] path: Absolute path of the executable.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hashes: Allowed SHA-512 hashes of the binary (empty: any).
-        :param pulumi.Input[_builtins.str] signer_fingerprint: SHA-1 fingerprint of the certificate that must have signed the binary.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hashes: Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
+        :param pulumi.Input[_builtins.str] signer_fingerprint: SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
         """
         pulumi.set(__self__, "os_type", os_type)
         pulumi.set(__self__, "path", path)
@@ -901,7 +901,7 @@ class PostureCheckProcessArgs:
     @pulumi.getter
     def hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Allowed SHA-512 hashes of the binary (empty: any).
+        Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
         """
         return pulumi.get(self, "hashes")
 
@@ -913,7 +913,7 @@ class PostureCheckProcessArgs:
     @pulumi.getter(name="signerFingerprint")
     def signer_fingerprint(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        SHA-1 fingerprint of the certificate that must have signed the binary.
+        SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
         """
         return pulumi.get(self, "signer_fingerprint")
 
@@ -936,11 +936,11 @@ class PostureCheckProcessMultiArgsDict(TypedDict):
     """
     hashes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Allowed SHA-512 hashes of the binary (empty: any).
+    Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
     """
     signer_fingerprints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+    SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
     """
 
 @pulumi.input_type
@@ -955,8 +955,8 @@ class PostureCheckProcessMultiArgs:
 
         :param pulumi.Input[_builtins.str] os_type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
         :param pulumi.Input[_builtins.str] path: Absolute path of the executable.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hashes: Allowed SHA-512 hashes of the binary (empty: any).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signer_fingerprints: SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hashes: Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signer_fingerprints: SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
         """
         pulumi.set(__self__, "os_type", os_type)
         pulumi.set(__self__, "path", path)
@@ -993,7 +993,7 @@ class PostureCheckProcessMultiArgs:
     @pulumi.getter
     def hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Allowed SHA-512 hashes of the binary (empty: any).
+        Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
         """
         return pulumi.get(self, "hashes")
 
@@ -1005,7 +1005,7 @@ class PostureCheckProcessMultiArgs:
     @pulumi.getter(name="signerFingerprints")
     def signer_fingerprints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+        SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
         """
         return pulumi.get(self, "signer_fingerprints")
 

@@ -34,7 +34,7 @@ class CaArgs:
         """
         The set of arguments for constructing a Ca resource.
 
-        :param pulumi.Input[_builtins.str] cert_pem: The CA certificate (PEM). Immutable: a change replaces the CA.
+        :param pulumi.Input[_builtins.str] cert_pem: The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         :param pulumi.Input[_builtins.str] name: Name of the CA (unique).
         :param pulumi.Input['CaExternalIdClaimArgs'] external_id_claim: How an identity's externalId is read from its certificate.
         :param pulumi.Input[_builtins.str] identity_name_format: Name of auto-enrolled identities (controller default "[caName] - [commonName]").
@@ -74,7 +74,7 @@ class CaArgs:
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> pulumi.Input[_builtins.str]:
         """
-        The CA certificate (PEM). Immutable: a change replaces the CA.
+        The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         """
         return pulumi.get(self, "cert_pem")
 
@@ -213,7 +213,7 @@ class Ca(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] cert_pem: The CA certificate (PEM). Immutable: a change replaces the CA.
+        :param pulumi.Input[_builtins.str] cert_pem: The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         :param pulumi.Input[Union['CaExternalIdClaimArgs', 'CaExternalIdClaimArgsDict']] external_id_claim: How an identity's externalId is read from its certificate.
         :param pulumi.Input[_builtins.str] identity_name_format: Name of auto-enrolled identities (controller default "[caName] - [commonName]").
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] identity_roles: Role attributes (without #) given to identities enrolled through this CA (a set).
@@ -335,7 +335,7 @@ class Ca(pulumi.CustomResource):
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> pulumi.Output[_builtins.str]:
         """
-        The CA certificate (PEM). Immutable: a change replaces the CA.
+        The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         """
         return pulumi.get(self, "cert_pem")
 

@@ -39,7 +39,7 @@ class ExternalJwtSignerArgs:
         :param pulumi.Input[_builtins.str] audience: Expected `aud` claim of the JWTs.
         :param pulumi.Input[_builtins.str] issuer: Expected `iss` claim of the JWTs (unique among signers).
         :param pulumi.Input[_builtins.str] name: Name of the signer (unique).
-        :param pulumi.Input[_builtins.str] cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        :param pulumi.Input[_builtins.str] cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         :param pulumi.Input[_builtins.str] claims_property: Claim that names the identity (default "sub").
         :param pulumi.Input[_builtins.str] client_id: OAuth client id that clients use at externalAuthUrl.
         :param pulumi.Input[_builtins.bool] enabled: Whether JWTs of this signer are accepted (default true).
@@ -125,7 +125,7 @@ class ExternalJwtSignerArgs:
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         """
         return pulumi.get(self, "cert_pem")
 
@@ -281,7 +281,7 @@ class ExternalJwtSigner(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] audience: Expected `aud` claim of the JWTs.
-        :param pulumi.Input[_builtins.str] cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        :param pulumi.Input[_builtins.str] cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         :param pulumi.Input[_builtins.str] claims_property: Claim that names the identity (default "sub").
         :param pulumi.Input[_builtins.str] client_id: OAuth client id that clients use at externalAuthUrl.
         :param pulumi.Input[_builtins.bool] enabled: Whether JWTs of this signer are accepted (default true).
@@ -428,7 +428,7 @@ class ExternalJwtSigner(pulumi.CustomResource):
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         """
         return pulumi.get(self, "cert_pem")
 

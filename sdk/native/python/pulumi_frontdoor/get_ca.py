@@ -72,7 +72,7 @@ class GetCaResult:
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> _builtins.str:
         """
-        The CA certificate (PEM). Immutable: a change replaces the CA.
+        The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         """
         return pulumi.get(self, "cert_pem")
 

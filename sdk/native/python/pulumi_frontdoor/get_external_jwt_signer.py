@@ -94,7 +94,7 @@ class GetExternalJwtSignerResult:
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> Optional[_builtins.str]:
         """
-        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         """
         return pulumi.get(self, "cert_pem")
 

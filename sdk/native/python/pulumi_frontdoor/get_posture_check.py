@@ -102,7 +102,7 @@ class GetPostureCheckResult:
     @pulumi.getter(name="macAddresses")
     def mac_addresses(self) -> Optional[Sequence[_builtins.str]]:
         """
-        MAC: one of these MAC addresses must be present (a set).
+        MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
         """
         return pulumi.get(self, "mac_addresses")
 
@@ -118,7 +118,7 @@ class GetPostureCheckResult:
     @pulumi.getter(name="operatingSystems")
     def operating_systems(self) -> Optional[Sequence['outputs.PostureCheckOperatingSystem']]:
         """
-        OS: the allowed operating systems.
+        OS: the allowed operating systems (kept sorted by type).
         """
         return pulumi.get(self, "operating_systems")
 
@@ -134,7 +134,7 @@ class GetPostureCheckResult:
     @pulumi.getter
     def processes(self) -> Optional[Sequence['outputs.PostureCheckProcessMulti']]:
         """
-        PROCESS_MULTI: the processes (a set).
+        PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         """
         return pulumi.get(self, "processes")
 

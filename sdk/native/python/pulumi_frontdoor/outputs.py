@@ -648,7 +648,7 @@ class CaLookupResult(dict):
         """
         An existing Ca: its id and state.
 
-        :param _builtins.str cert_pem: The CA certificate (PEM). Immutable: a change replaces the CA.
+        :param _builtins.str cert_pem: The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         :param _builtins.str fingerprint: Fingerprint of the CA certificate.
         :param _builtins.str id: Id of the object.
         :param _builtins.bool is_verified: Whether the CA is verified (only verified CAs can be used).
@@ -696,7 +696,7 @@ class CaLookupResult(dict):
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> _builtins.str:
         """
-        The CA certificate (PEM). Immutable: a change replaces the CA.
+        The CA certificate (PEM; sent with LF line endings, without surrounding whitespace). Immutable: a change replaces the CA.
         """
         return pulumi.get(self, "cert_pem")
 
@@ -1546,7 +1546,7 @@ class ExternalJwtSignerLookupResult(dict):
         :param _builtins.str name: Name of the signer (unique).
         :param _builtins.str not_after: End of certPem's validity (null for a JWKS signer).
         :param _builtins.str not_before: Start of certPem's validity (null for a JWKS signer).
-        :param _builtins.str cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        :param _builtins.str cert_pem: The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         :param _builtins.str claims_property: Claim that names the identity (default "sub").
         :param _builtins.str client_id: OAuth client id that clients use at externalAuthUrl.
         :param _builtins.bool enabled: Whether JWTs of this signer are accepted (default true).
@@ -1665,7 +1665,7 @@ class ExternalJwtSignerLookupResult(dict):
     @pulumi.getter(name="certPem")
     def cert_pem(self) -> Optional[_builtins.str]:
         """
-        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem.
+        The certificate (PEM) whose key signs the JWTs. Exactly one of jwksEndpoint and certPem. Sent with LF line endings.
         """
         return pulumi.get(self, "cert_pem")
 
@@ -2660,10 +2660,10 @@ class PostureCheckLookupResult(dict):
         :param _builtins.int version: The controller's version of the check (grows with each change).
         :param Sequence[_builtins.str] domains: DOMAIN: Windows domains the device must be joined to (a set).
         :param _builtins.bool ignore_legacy_endpoints: MFA: do not apply the timeout and prompts to clients too old to support them (default false).
-        :param Sequence[_builtins.str] mac_addresses: MAC: one of these MAC addresses must be present (a set).
-        :param Sequence['PostureCheckOperatingSystem'] operating_systems: OS: the allowed operating systems.
+        :param Sequence[_builtins.str] mac_addresses: MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
+        :param Sequence['PostureCheckOperatingSystem'] operating_systems: OS: the allowed operating systems (kept sorted by type).
         :param 'PostureCheckProcess' process: PROCESS: the process that must be running.
-        :param Sequence['PostureCheckProcessMulti'] processes: PROCESS_MULTI: the processes (a set).
+        :param Sequence['PostureCheckProcessMulti'] processes: PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         :param _builtins.bool prompt_on_unlock: MFA: ask again when the device is unlocked (default false).
         :param _builtins.bool prompt_on_wake: MFA: ask again when the device wakes (default false).
         :param Sequence[_builtins.str] role_attributes: Role attributes (without #) that policies select with `#<attribute>` (a set).
@@ -2759,7 +2759,7 @@ class PostureCheckLookupResult(dict):
     @pulumi.getter(name="macAddresses")
     def mac_addresses(self) -> Optional[Sequence[_builtins.str]]:
         """
-        MAC: one of these MAC addresses must be present (a set).
+        MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
         """
         return pulumi.get(self, "mac_addresses")
 
@@ -2767,7 +2767,7 @@ class PostureCheckLookupResult(dict):
     @pulumi.getter(name="operatingSystems")
     def operating_systems(self) -> Optional[Sequence['outputs.PostureCheckOperatingSystem']]:
         """
-        OS: the allowed operating systems.
+        OS: the allowed operating systems (kept sorted by type).
         """
         return pulumi.get(self, "operating_systems")
 
@@ -2783,7 +2783,7 @@ class PostureCheckLookupResult(dict):
     @pulumi.getter
     def processes(self) -> Optional[Sequence['outputs.PostureCheckProcessMulti']]:
         """
-        PROCESS_MULTI: the processes (a set).
+        PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         """
         return pulumi.get(self, "processes")
 
@@ -2848,7 +2848,7 @@ class PostureCheckOperatingSystem(dict):
         An allowed operating system.
 
         :param _builtins.str type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
-        :param Sequence[_builtins.str] versions: Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+        :param Sequence[_builtins.str] versions: Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
         """
         pulumi.set(__self__, "type", type)
         if versions is not None:
@@ -2866,7 +2866,7 @@ class PostureCheckOperatingSystem(dict):
     @pulumi.getter
     def versions(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Allowed versions, e.g. ">=10.0.19041" (empty: any version).
+        Allowed versions, e.g. ">=10.0.19041" (empty: any version; kept sorted).
         """
         return pulumi.get(self, "versions")
 
@@ -2905,8 +2905,8 @@ class PostureCheckProcess(dict):
 
         :param _builtins.str os_type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
         :param _builtins.str path: Absolute path of the executable.
-        :param Sequence[_builtins.str] hashes: Allowed SHA-512 hashes of the binary (empty: any).
-        :param _builtins.str signer_fingerprint: SHA-1 fingerprint of the certificate that must have signed the binary.
+        :param Sequence[_builtins.str] hashes: Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
+        :param _builtins.str signer_fingerprint: SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
         """
         pulumi.set(__self__, "os_type", os_type)
         pulumi.set(__self__, "path", path)
@@ -2935,7 +2935,7 @@ class PostureCheckProcess(dict):
     @pulumi.getter
     def hashes(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Allowed SHA-512 hashes of the binary (empty: any).
+        Allowed SHA-512 hashes of the binary (empty: any; stored lowercase, sorted).
         """
         return pulumi.get(self, "hashes")
 
@@ -2943,7 +2943,7 @@ class PostureCheckProcess(dict):
     @pulumi.getter(name="signerFingerprint")
     def signer_fingerprint(self) -> Optional[_builtins.str]:
         """
-        SHA-1 fingerprint of the certificate that must have signed the binary.
+        SHA-1 fingerprint of the certificate that must have signed the binary (stored lowercase).
         """
         return pulumi.get(self, "signer_fingerprint")
 
@@ -2982,8 +2982,8 @@ class PostureCheckProcessMulti(dict):
 
         :param _builtins.str os_type: Operating system the rule applies to. One of: `Windows`, `WindowsServer`, `Android`, `iOS`, `Linux`, `macOS`.
         :param _builtins.str path: Absolute path of the executable.
-        :param Sequence[_builtins.str] hashes: Allowed SHA-512 hashes of the binary (empty: any).
-        :param Sequence[_builtins.str] signer_fingerprints: SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+        :param Sequence[_builtins.str] hashes: Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
+        :param Sequence[_builtins.str] signer_fingerprints: SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
         """
         pulumi.set(__self__, "os_type", os_type)
         pulumi.set(__self__, "path", path)
@@ -3012,7 +3012,7 @@ class PostureCheckProcessMulti(dict):
     @pulumi.getter
     def hashes(self) -> Optional[Sequence[_builtins.str]]:
         """
-        Allowed SHA-512 hashes of the binary (empty: any).
+        Allowed SHA-512 hashes of the binary (empty: any; kept sorted).
         """
         return pulumi.get(self, "hashes")
 
@@ -3020,7 +3020,7 @@ class PostureCheckProcessMulti(dict):
     @pulumi.getter(name="signerFingerprints")
     def signer_fingerprints(self) -> Optional[Sequence[_builtins.str]]:
         """
-        SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any).
+        SHA-1 fingerprints of certificates allowed to have signed the binary (empty: any; kept sorted).
         """
         return pulumi.get(self, "signer_fingerprints")
 

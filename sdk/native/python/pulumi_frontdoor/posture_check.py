@@ -42,10 +42,10 @@ class PostureCheckArgs:
         :param pulumi.Input[_builtins.str] type_id: Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. One of: `OS`, `DOMAIN`, `MAC`, `PROCESS`, `PROCESS_MULTI`, `MFA`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: DOMAIN: Windows domains the device must be joined to (a set).
         :param pulumi.Input[_builtins.bool] ignore_legacy_endpoints: MFA: do not apply the timeout and prompts to clients too old to support them (default false).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] mac_addresses: MAC: one of these MAC addresses must be present (a set).
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckOperatingSystemArgs']]] operating_systems: OS: the allowed operating systems.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] mac_addresses: MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckOperatingSystemArgs']]] operating_systems: OS: the allowed operating systems (kept sorted by type).
         :param pulumi.Input['PostureCheckProcessArgs'] process: PROCESS: the process that must be running.
-        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckProcessMultiArgs']]] processes: PROCESS_MULTI: the processes (a set).
+        :param pulumi.Input[Sequence[pulumi.Input['PostureCheckProcessMultiArgs']]] processes: PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         :param pulumi.Input[_builtins.bool] prompt_on_unlock: MFA: ask again when the device is unlocked (default false).
         :param pulumi.Input[_builtins.bool] prompt_on_wake: MFA: ask again when the device wakes (default false).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_attributes: Role attributes (without #) that policies select with `#<attribute>` (a set).
@@ -142,7 +142,7 @@ class PostureCheckArgs:
     @pulumi.getter(name="macAddresses")
     def mac_addresses(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        MAC: one of these MAC addresses must be present (a set).
+        MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
         """
         return pulumi.get(self, "mac_addresses")
 
@@ -154,7 +154,7 @@ class PostureCheckArgs:
     @pulumi.getter(name="operatingSystems")
     def operating_systems(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PostureCheckOperatingSystemArgs']]]]:
         """
-        OS: the allowed operating systems.
+        OS: the allowed operating systems (kept sorted by type).
         """
         return pulumi.get(self, "operating_systems")
 
@@ -178,7 +178,7 @@ class PostureCheckArgs:
     @pulumi.getter
     def processes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['PostureCheckProcessMultiArgs']]]]:
         """
-        PROCESS_MULTI: the processes (a set).
+        PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         """
         return pulumi.get(self, "processes")
 
@@ -287,11 +287,11 @@ class PostureCheck(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: DOMAIN: Windows domains the device must be joined to (a set).
         :param pulumi.Input[_builtins.bool] ignore_legacy_endpoints: MFA: do not apply the timeout and prompts to clients too old to support them (default false).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] mac_addresses: MAC: one of these MAC addresses must be present (a set).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] mac_addresses: MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
         :param pulumi.Input[_builtins.str] name: Name of the posture check (unique).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PostureCheckOperatingSystemArgs', 'PostureCheckOperatingSystemArgsDict']]]] operating_systems: OS: the allowed operating systems.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PostureCheckOperatingSystemArgs', 'PostureCheckOperatingSystemArgsDict']]]] operating_systems: OS: the allowed operating systems (kept sorted by type).
         :param pulumi.Input[Union['PostureCheckProcessArgs', 'PostureCheckProcessArgsDict']] process: PROCESS: the process that must be running.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['PostureCheckProcessMultiArgs', 'PostureCheckProcessMultiArgsDict']]]] processes: PROCESS_MULTI: the processes (a set).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['PostureCheckProcessMultiArgs', 'PostureCheckProcessMultiArgsDict']]]] processes: PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         :param pulumi.Input[_builtins.bool] prompt_on_unlock: MFA: ask again when the device is unlocked (default false).
         :param pulumi.Input[_builtins.bool] prompt_on_wake: MFA: ask again when the device wakes (default false).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_attributes: Role attributes (without #) that policies select with `#<attribute>` (a set).
@@ -437,7 +437,7 @@ class PostureCheck(pulumi.CustomResource):
     @pulumi.getter(name="macAddresses")
     def mac_addresses(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        MAC: one of these MAC addresses must be present (a set).
+        MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted).
         """
         return pulumi.get(self, "mac_addresses")
 
@@ -453,7 +453,7 @@ class PostureCheck(pulumi.CustomResource):
     @pulumi.getter(name="operatingSystems")
     def operating_systems(self) -> pulumi.Output[Optional[Sequence['outputs.PostureCheckOperatingSystem']]]:
         """
-        OS: the allowed operating systems.
+        OS: the allowed operating systems (kept sorted by type).
         """
         return pulumi.get(self, "operating_systems")
 
@@ -469,7 +469,7 @@ class PostureCheck(pulumi.CustomResource):
     @pulumi.getter
     def processes(self) -> pulumi.Output[Optional[Sequence['outputs.PostureCheckProcessMulti']]]:
         """
-        PROCESS_MULTI: the processes (a set).
+        PROCESS_MULTI: the processes (a set; kept sorted by osType, then path).
         """
         return pulumi.get(self, "processes")
 
