@@ -13,6 +13,7 @@ import { enrollIdentity } from "../provider/functions/enrollment";
 import { visibleServices } from "./support/clientAccess";
 import { mockConfig } from "./support/engine";
 import { changes, expectOk, ops } from "./support/report";
+import { waitFor } from "./support/wait";
 
 const PROGRAM = path.join(__dirname, "programs", "access-proof");
 const plain = (v: any) => String(v && typeof v === "object" && SIG_KEY in v ? v.value : v);
@@ -45,9 +46,12 @@ describe("Enrollment re-issue through the dynamic-provider host", function () {
     expectOk(await runHarness("up", options));
     const before = readState(stateFile);
     const ids = before.outputs.ids as Record<string, string>;
-    // Both enrollments lapse (after the up checked its inputs) before anyone enrolled.
+    // Both enrollments lapse after the up checked its inputs (an expiry before that check would be one
+    // the up already saw) and before anyone enrolled: they expire now, and the refresh comes after.
+    const lapse = Date.now();
     for (const e of mock.edge.list("enrollments"))
-      mock.edge.patch("enrollments", e.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+      mock.edge.patch("enrollments", e.id, { expiresAt: new Date(lapse).toISOString() });
+    await waitFor(() => Date.now() > lapse, "the enrollments' expiry to pass");
 
     const refresh = await runHarness("refresh", { ...options, expectNoChanges: true });
     assert.deepEqual(changes(refresh), {});

@@ -67,7 +67,7 @@ describe("the packed package installed in a new project", function () {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds the compiled provider, SDK, mock and schema, and no sources or test code besides the mock", () => {
+  it("holds the compiled provider, SDK, mock, plugin launcher and schema, and no sources or test code besides the mock", () => {
     const files = packed.files;
     for (const needed of [
       "package.json",
@@ -78,6 +78,7 @@ describe("the packed package installed in a new project", function () {
       "bin/provider/kinds/Identity.js",
       "bin/mock/index.js",
       "bin/mock/index.d.ts",
+      "bin/plugin/pulumi-resource-frontdoor",
       "bin/mock/cli.js",
       "mock/package.json",
     ])
@@ -86,7 +87,7 @@ describe("the packed package installed in a new project", function () {
     const stray = files.filter(
       (f) =>
         !/^(package\.json|README\.md|schema\.json|mock\/(package\.json|README\.md))$/.test(f) &&
-        !/^bin\/(provider|sdk|mock)\//.test(f),
+        !/^bin\/(provider|sdk|mock|plugin)\//.test(f),
     );
     assert.deepEqual(stray, [], "files outside the package's surface");
     assert.deepEqual(

@@ -149,7 +149,11 @@ describe("PostureCheck", () => {
     assert.deepEqual(await failures({ typeId: "FIREWALL" }), ["typeId"]);
     assert.deepEqual(await failures({ typeId: "DOMAIN" }), ["domains"]);
     assert.deepEqual(await failures({ typeId: "DOMAIN", domains: [] }), ["domains"]);
-    assert.deepEqual(await failures({ typeId: "MAC", macAddresses: ["a"], domains: ["x"] }), ["domains"]);
+    assert.deepEqual(await failures({ typeId: "MAC", macAddresses: ["aa:bb:cc:dd:ee:ff"], domains: ["x"] }), [
+      "domains",
+    ]);
+    // The controller keeps only the hex digits of a MAC address ("a" would be stored as "a"): refused.
+    assert.deepEqual(await failures({ typeId: "MAC", macAddresses: ["a"] }), ["macAddresses.0"]);
     assert.deepEqual(await failures({ typeId: "OS", operatingSystems: [{ type: "BeOS" }] }), [
       "operatingSystems.0.type",
     ]);
