@@ -35,6 +35,15 @@ const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from her
 
 type Section = { rows: Row[]; notes: string[] };
 
+/** A section's figures in results.md: its table, its notes as a list, then the reading kept with them. */
+const figures = (r: Section, reading: string) => [
+  table(r.rows),
+  "",
+  ...r.notes.map((n) => `- ${n}`),
+  "",
+  reading,
+];
+
 async function main(): Promise<void> {
   const runs = (section: string) => only.length === 0 || only.includes(section);
   const section = async (names: [string, string, () => Promise<Row[] | Section>][]) => {
@@ -90,11 +99,7 @@ async function main(): Promise<void> {
       "# Benchmark results",
       "",
       ...header("npm run bench", r.seconds),
-      table(r.rows),
-      "",
-      ...r.notes.map((n) => `- ${n}`),
-      "",
-      ANALYSIS,
+      ...figures(r, ANALYSIS),
     ].join("\n");
     wrote = true;
   }
@@ -115,11 +120,7 @@ async function main(): Promise<void> {
       "## Harness scaling",
       "",
       ...header("npm run bench -- scaling", r.seconds),
-      table(r.rows),
-      "",
-      ...r.notes.map((n) => `- ${n}`),
-      "",
-      SCALING_ANALYSIS,
+      ...figures(r, SCALING_ANALYSIS),
     ].join("\n");
     wrote = true;
   }
@@ -154,9 +155,7 @@ const NAMED: Record<
         sizes: env.FLOOR_SIZES.split(",").map(Number),
         repeats: Number(env.FLOOR_REPEATS),
       });
-      return [r.splitTable, "", table(r.rows), "", ...r.notes.map((n) => `- ${n}`), "", floorReading].join(
-        "\n",
-      );
+      return [r.splitTable, "", ...figures(r, floorReading)].join("\n");
     },
   },
   settings: {
