@@ -2,28 +2,25 @@
 // sorts them); `semantic` is always sent (AllOf by default), so the server never picks it.
 import { z } from "zod";
 import type { ResourceDefinition } from "../resource";
-import { edgeName } from "./common";
 import { rolePolicy } from "./rolePolicy";
-import { roles, semantic, tags } from "./roles";
-
-export const EdgeRouterPolicyInputs = z.strictObject({
-  name: edgeName("Name of the policy (unique)."),
-  semantic,
-  edgeRouterRoles: roles("Edge routers the policy grants"),
-  identityRoles: roles("Identities the policy applies to"),
-  tags,
-});
-export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
 
 const policy = rolePolicy({
   kind: "EdgeRouterPolicy",
   path: "edge-router-policies",
   roles: {
-    edgeRouterRoles: "Edge router roles with the names they resolve to.",
-    identityRoles: "Identity roles with the names they resolve to.",
+    edgeRouterRoles: {
+      selects: "Edge routers the policy grants",
+      display: "Edge router roles with the names they resolve to.",
+    },
+    identityRoles: {
+      selects: "Identities the policy applies to",
+      display: "Identity roles with the names they resolve to.",
+    },
   },
   readExtra: (server) => ({ isSystem: server.isSystem ?? false }),
 });
+export const EdgeRouterPolicyInputs = policy.inputs;
+export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
 
 export const edgeRouterPolicy = {
   kind: "EdgeRouterPolicy",

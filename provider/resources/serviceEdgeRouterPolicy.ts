@@ -2,27 +2,24 @@
 // controller sorts them); `semantic` is always sent (AllOf by default).
 import { z } from "zod";
 import type { ResourceDefinition } from "../resource";
-import { edgeName } from "./common";
 import { rolePolicy } from "./rolePolicy";
-import { roles, semantic, tags } from "./roles";
-
-export const ServiceEdgeRouterPolicyInputs = z.strictObject({
-  name: edgeName("Name of the policy (unique)."),
-  semantic,
-  edgeRouterRoles: roles("Edge routers that may carry the services"),
-  serviceRoles: roles("Services the policy applies to"),
-  tags,
-});
-export type ServiceEdgeRouterPolicyInputs = z.output<typeof ServiceEdgeRouterPolicyInputs>;
 
 const policy = rolePolicy({
   kind: "ServiceEdgeRouterPolicy",
   path: "service-edge-router-policies",
   roles: {
-    edgeRouterRoles: "Edge router roles with the names they resolve to.",
-    serviceRoles: "Service roles with the names they resolve to.",
+    edgeRouterRoles: {
+      selects: "Edge routers that may carry the services",
+      display: "Edge router roles with the names they resolve to.",
+    },
+    serviceRoles: {
+      selects: "Services the policy applies to",
+      display: "Service roles with the names they resolve to.",
+    },
   },
 });
+export const ServiceEdgeRouterPolicyInputs = policy.inputs;
+export type ServiceEdgeRouterPolicyInputs = z.output<typeof ServiceEdgeRouterPolicyInputs>;
 
 export const serviceEdgeRouterPolicy = {
   kind: "ServiceEdgeRouterPolicy",

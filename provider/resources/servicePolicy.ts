@@ -3,34 +3,34 @@
 // (AllOf by default), so the server never picks it.
 import { z } from "zod";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { edgeName } from "./common";
 import { listOf } from "./edgeCollection";
 import { rolePolicy } from "./rolePolicy";
-import { roles, semantic, tags } from "./roles";
-
-export const ServicePolicyInputs = z.strictObject({
-  name: edgeName("Name of the policy (unique)."),
-  type: z
-    .enum(["Dial", "Bind"])
-    .describe("Dial: the identities may use the services. Bind: the identities may host them."),
-  semantic,
-  identityRoles: roles("Identities the policy applies to"),
-  serviceRoles: roles("Services the policy grants"),
-  postureCheckRoles: roles("Posture checks the identities must pass"),
-  tags,
-});
-export type ServicePolicyInputs = z.output<typeof ServicePolicyInputs>;
 
 const policy = rolePolicy({
   kind: "ServicePolicy",
   path: "service-policies",
   roles: {
-    identityRoles: "Identity roles with the names they resolve to.",
-    serviceRoles: "Service roles with the names they resolve to.",
-    postureCheckRoles: "Posture check roles with the names they resolve to.",
+    identityRoles: {
+      selects: "Identities the policy applies to",
+      display: "Identity roles with the names they resolve to.",
+    },
+    serviceRoles: {
+      selects: "Services the policy grants",
+      display: "Service roles with the names they resolve to.",
+    },
+    postureCheckRoles: {
+      selects: "Posture checks the identities must pass",
+      display: "Posture check roles with the names they resolve to.",
+    },
   },
-  extra: ["type"],
+  extra: {
+    type: z
+      .enum(["Dial", "Bind"])
+      .describe("Dial: the identities may use the services. Bind: the identities may host them."),
+  },
 });
+export const ServicePolicyInputs = policy.inputs;
+export type ServicePolicyInputs = z.output<typeof ServicePolicyInputs>;
 const { collection, body, outputs } = policy;
 
 /**
