@@ -65,6 +65,9 @@ async function main(): Promise<void> {
     `Machine: ${machine()}`,
     "",
   ];
+  /** A part of results.md: its heading, the command and machine, then its figures. */
+  const report = (heading: string[], command: string, r: Section & { seconds: number }, reading: string) =>
+    [...heading, ...header(command, r.seconds), ...figures(r, reading)].join("\n");
   const file = path.join(__dirname, "results.md");
   const previous = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   let [mainText, scalingText] = previous.includes(MARK) ? previous.split(MARK) : [previous, ""];
@@ -95,12 +98,7 @@ async function main(): Promise<void> {
         : []),
       ["peers", "real peers: CLI vs harness, real controller vs raw HTTP", () => realPeerBenchmarks()],
     ]);
-    mainText = [
-      "# Benchmark results",
-      "",
-      ...header("npm run bench", r.seconds),
-      ...figures(r, ANALYSIS),
-    ].join("\n");
+    mainText = report(["# Benchmark results", ""], "npm run bench", r, ANALYSIS);
     wrote = true;
   }
   if (runs("scaling")) {
@@ -115,13 +113,7 @@ async function main(): Promise<void> {
           }),
       ],
     ]);
-    scalingText = [
-      "",
-      "## Harness scaling",
-      "",
-      ...header("npm run bench -- scaling", r.seconds),
-      ...figures(r, SCALING_ANALYSIS),
-    ].join("\n");
+    scalingText = report(["", "## Harness scaling", ""], "npm run bench -- scaling", r, SCALING_ANALYSIS);
     wrote = true;
   }
   for (const name of Object.keys(NAMED)) if (only.includes(name)) await namedSection(name);
