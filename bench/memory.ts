@@ -102,29 +102,34 @@ async function main(): Promise<void> {
       if (up.exitCode !== 0) throw new Error(`harness up failed: ${up.stderr.slice(-2000)}`);
       await runHarness("destroy", opts);
 
-      rows.push(
-        row(
-          `Peak RSS, up of ${n}: harness's program process vs the real CLI's program process`,
-          (up.report.programPeakRssBytes ?? 0) / MiB,
-          (cli["program (node)"] ?? 0) / MiB,
-          undefined,
-          "MiB",
-        ),
-        row(
-          `Peak RSS, up of ${n}: harness process vs the real CLI's engine process`,
-          (up.report.harnessPeakRssBytes ?? 0) / MiB,
-          (cli["pulumi CLI (engine)"] ?? 0) / MiB,
-          undefined,
-          "MiB",
-        ),
-        row(
-          `Peak RSS, up of ${n}: harness's provider host vs the real CLI's provider host`,
-          (up.report.hostPeakRssBytes ?? 0) / MiB,
-          (cli["dynamic-provider host"] ?? 0) / MiB,
-          undefined,
-          "MiB",
-        ),
-      );
+      // Each harness process beside the real CLI's process that does the same job.
+      const peers: [string, number | undefined, string][] = [
+        [
+          "harness's program process vs the real CLI's program process",
+          up.report.programPeakRssBytes,
+          "program (node)",
+        ],
+        [
+          "harness process vs the real CLI's engine process",
+          up.report.harnessPeakRssBytes,
+          "pulumi CLI (engine)",
+        ],
+        [
+          "harness's provider host vs the real CLI's provider host",
+          up.report.hostPeakRssBytes,
+          "dynamic-provider host",
+        ],
+      ];
+      for (const [what, harnessBytes, cliLabel] of peers)
+        rows.push(
+          row(
+            `Peak RSS, up of ${n}: ${what}`,
+            (harnessBytes ?? 0) / MiB,
+            (cli[cliLabel] ?? 0) / MiB,
+            undefined,
+            "MiB",
+          ),
+        );
       notes.push(
         `up of ${n}, the real CLI's processes (peak RSS): ` +
           Object.entries(cli)

@@ -35,6 +35,15 @@ const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from her
 
 type Section = { rows: Row[]; notes: string[] };
 
+/** A section's figures in results.md: its table, its notes as a list, then the reading kept with them. */
+const figures = (r: Section, reading: string) => [
+  table(r.rows),
+  "",
+  ...r.notes.map((n) => `- ${n}`),
+  "",
+  reading,
+];
+
 async function main(): Promise<void> {
   const runs = (section: string) => only.length === 0 || only.includes(section);
   const section = async (names: [string, string, () => Promise<Row[] | Section>][]) => {
@@ -56,6 +65,9 @@ async function main(): Promise<void> {
     `Machine: ${machine()}`,
     "",
   ];
+  /** A part of results.md: its heading, the command and machine, then its figures. */
+  const report = (heading: string[], command: string, r: Section & { seconds: number }, reading: string) =>
+    [...heading, ...header(command, r.seconds), ...figures(r, reading)].join("\n");
   const file = path.join(__dirname, "results.md");
   const previous = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   let [mainText, scalingText] = previous.includes(MARK) ? previous.split(MARK) : [previous, ""];
@@ -86,16 +98,7 @@ async function main(): Promise<void> {
         : []),
       ["peers", "real peers: CLI vs harness, real controller vs raw HTTP", () => realPeerBenchmarks()],
     ]);
-    mainText = [
-      "# Benchmark results",
-      "",
-      ...header("npm run bench", r.seconds),
-      table(r.rows),
-      "",
-      ...r.notes.map((n) => `- ${n}`),
-      "",
-      ANALYSIS,
-    ].join("\n");
+    mainText = report(["# Benchmark results", ""], "npm run bench", r, ANALYSIS);
     wrote = true;
   }
   if (runs("scaling")) {
@@ -110,17 +113,7 @@ async function main(): Promise<void> {
           }),
       ],
     ]);
-    scalingText = [
-      "",
-      "## Harness scaling",
-      "",
-      ...header("npm run bench -- scaling", r.seconds),
-      table(r.rows),
-      "",
-      ...r.notes.map((n) => `- ${n}`),
-      "",
-      SCALING_ANALYSIS,
-    ].join("\n");
+    scalingText = report(["", "## Harness scaling", ""], "npm run bench -- scaling", r, SCALING_ANALYSIS);
     wrote = true;
   }
   for (const name of Object.keys(NAMED)) if (only.includes(name)) await namedSection(name);
@@ -154,9 +147,7 @@ const NAMED: Record<
         sizes: env.FLOOR_SIZES.split(",").map(Number),
         repeats: Number(env.FLOOR_REPEATS),
       });
-      return [r.splitTable, "", table(r.rows), "", ...r.notes.map((n) => `- ${n}`), "", floorReading].join(
-        "\n",
-      );
+      return [r.splitTable, "", ...figures(r, floorReading)].join("\n");
     },
   },
   settings: {

@@ -39,47 +39,30 @@ export interface AccessMatrix {
   services: ServiceAccess[];
 }
 
+/** The Edge collections the matrix is computed from; each is listed at its name in kebab case. */
+const EDGE_COLLECTIONS = [
+  "identities",
+  "services",
+  "edgeRouters",
+  "postureChecks",
+  "servicePolicies",
+  "edgeRouterPolicies",
+  "serviceEdgeRouterPolicies",
+] as const;
+
 /** What the matrix is computed from: the Edge objects as the management API lists them. */
-export interface EdgeConfiguration {
-  identities: EdgeObject[];
-  services: EdgeObject[];
-  edgeRouters: EdgeObject[];
-  postureChecks: EdgeObject[];
-  servicePolicies: EdgeObject[];
-  edgeRouterPolicies: EdgeObject[];
-  serviceEdgeRouterPolicies: EdgeObject[];
-}
+export type EdgeConfiguration = Record<(typeof EDGE_COLLECTIONS)[number], EdgeObject[]>;
 
 /** Every collection the matrix needs, each read completely (paged). */
 export async function readEdgeConfiguration(ctx: ResourceContext): Promise<EdgeConfiguration> {
   const edge = ctx.edge();
-  const list = (path: string) => edge.list(path, undefined, `access: ${path}`);
-  const [
-    identities,
-    services,
-    edgeRouters,
-    postureChecks,
-    servicePolicies,
-    edgeRouterPolicies,
-    serviceEdgeRouterPolicies,
-  ] = await Promise.all([
-    list("/identities"),
-    list("/services"),
-    list("/edge-routers"),
-    list("/posture-checks"),
-    list("/service-policies"),
-    list("/edge-router-policies"),
-    list("/service-edge-router-policies"),
-  ]);
-  return {
-    identities,
-    services,
-    edgeRouters,
-    postureChecks,
-    servicePolicies,
-    edgeRouterPolicies,
-    serviceEdgeRouterPolicies,
-  };
+  const lists = await Promise.all(
+    EDGE_COLLECTIONS.map((key) => {
+      const path = `/${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`; // edgeRouters: /edge-routers
+      return edge.list(path, undefined, `access: ${path}`);
+    }),
+  );
+  return Object.fromEntries(EDGE_COLLECTIONS.map((key, i) => [key, lists[i]])) as EdgeConfiguration;
 }
 
 export async function accessMatrix(ctx: ResourceContext): Promise<AccessMatrix> {

@@ -248,24 +248,27 @@ async function withClient<T>(
   }
 }
 
-/** `settings`: the plugin's configured ones; by default, the program's (see programSettings). */
-export async function getTopTalkers(
-  args: TopTalkersArgs = {},
-  settings: RawSettings = programSettings(),
-): Promise<TopTalkersResult> {
-  const parsed = parseArgs("getTopTalkers", TopTalkersArgs, args);
-  const response = await withClient(settings, parsed, (c) => c.search(parsed.index, topTalkersQuery(parsed)));
-  return topTalkersResult(response);
+/**
+ * A search function: its arguments parsed (failing with their names), one query, the response shaped.
+ * `settings`: the plugin's configured ones; by default, the program's (see programSettings).
+ */
+function searchFunction<S extends z.ZodType<SearchConnection & { index: string }>, T>(
+  name: string,
+  schema: S,
+  query: (args: z.output<S>) => Record<string, unknown>,
+  shape: (response: SearchResponse) => T,
+) {
+  return async (args?: z.input<S>, settings: RawSettings = programSettings()): Promise<T> => {
+    const parsed = parseArgs(name, schema, args ?? {});
+    return shape(await withClient(settings, parsed, (c) => c.search(parsed.index, query(parsed))));
+  };
 }
 
-export async function searchAlerts(
-  args: SearchAlertsArgs = {},
-  settings: RawSettings = programSettings(),
-): Promise<SearchAlertsResult> {
-  const parsed = parseArgs("searchAlerts", SearchAlertsArgs, args);
-  const response = await withClient(settings, parsed, (c) => c.search(parsed.index, alertsQuery(parsed)));
-  return alertsResult(response);
-}
+export const getTopTalkers: (args?: TopTalkersArgs, settings?: RawSettings) => Promise<TopTalkersResult> =
+  searchFunction("getTopTalkers", TopTalkersArgs, topTalkersQuery, topTalkersResult);
+
+export const searchAlerts: (args?: SearchAlertsArgs, settings?: RawSettings) => Promise<SearchAlertsResult> =
+  searchFunction("searchAlerts", SearchAlertsArgs, alertsQuery, alertsResult);
 
 export const eventFunctions: FunctionDefinition[] = [
   {

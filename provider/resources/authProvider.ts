@@ -1,7 +1,7 @@
 // AuthProvider: how a frontdoor authenticates inbound requests. `type` selects the schema of `data`.
 import { z } from "zod";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
-import { frontdoorId } from "./common";
+import { frontdoorId, frontdoorName } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations, completeCreate } from "./operations";
 
@@ -41,7 +41,7 @@ export const ApiKeyData = z
 
 const common = {
   frontdoorId,
-  name: z.string().min(1).max(255).describe("Name of the auth provider; unique within the frontdoor."),
+  name: frontdoorName("Name of the auth provider; unique within the frontdoor."),
   enabled: z.boolean().default(true).describe("Whether the provider is enabled (default true)."),
 };
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { registerSecret } from "../redact";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { explainNameClash } from "./clientCertificate";
-import { daysUntil, daysUntilExpiry, frontdoorId } from "./common";
+import { created, daysUntil, daysUntilExpiry, frontdoorId, frontdoorName } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations } from "./operations";
 
@@ -16,14 +16,10 @@ const subjectField = (what: string) =>
 
 export const CertificateRequestTokenInputs = z.strictObject({
   frontdoorId,
-  name: z
-    .string()
-    .min(1)
-    .max(255)
-    .describe(
-      "Name of the token, which becomes the name of the certificate made with it; unique within the frontdoor " +
-        "among tokens and client certificates.",
-    ),
+  name: frontdoorName(
+    "Name of the token, which becomes the name of the certificate made with it; unique within the frontdoor " +
+      "among tokens and client certificates.",
+  ),
   commonName: subjectField("Common name (CN)"),
   organization: subjectField("Organization (O)"),
   organizationalUnit: subjectField("Organizational unit (OU)"),
@@ -48,8 +44,7 @@ export const CertificateRequestTokenOutputs = z.object({
         "the service deleted the token after a certificate was made with it. Never drift.",
     ),
   daysUntilExpiry: daysUntilExpiry("the token"),
-  createdAt: z.string().describe("When the token was created (ISO 8601)."),
-  createdBy: z.string().describe("Who created it."),
+  ...created("the token"),
 });
 
 const SUBJECT_FIELDS = ["commonName", "organization", "organizationalUnit"] as const;

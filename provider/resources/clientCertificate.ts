@@ -4,7 +4,7 @@ import type { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { ApiError, ProviderError } from "../http/errors";
 import { containsUnknown, type Props, type ResourceContext, type ResourceDefinition } from "../resource";
-import { daysUntil, daysUntilExpiry, frontdoorId } from "./common";
+import { created, daysUntil, daysUntilExpiry, frontdoorId, frontdoorName } from "./common";
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations, completeCreate } from "./operations";
 import {
@@ -17,13 +17,9 @@ import {
 
 export const ClientCertificateInputs = z.strictObject({
   frontdoorId,
-  name: z
-    .string()
-    .min(1)
-    .max(255)
-    .describe(
-      "Name of the certificate; unique within the frontdoor among client certificates and certificate request tokens.",
-    ),
+  name: frontdoorName(
+    "Name of the certificate; unique within the frontdoor among client certificates and certificate request tokens.",
+  ),
   value: z
     .string()
     .min(1)
@@ -35,8 +31,7 @@ export const ClientCertificateInputs = z.strictObject({
 export type ClientCertificateInputs = z.output<typeof ClientCertificateInputs>;
 
 export const ClientCertificateOutputs = z.object({
-  createdAt: z.string().describe("When the certificate was created (ISO 8601)."),
-  createdBy: z.string().describe("Who created it."),
+  ...created("the certificate"),
   certificatePem: z.string().describe("The certificate as the service stores it (issued, for a CSR)."),
   fingerprintSha256: z
     .string()

@@ -61,6 +61,15 @@ export const frontdoorId = z
     "Frontdoor that owns the object (default: config frontdoor:frontdoorId). Changing it replaces the object.",
   );
 
+/** The name of a Frontdoor object (the API takes 1 to 255 characters). */
+export const frontdoorName = (description: string) => z.string().min(1).max(255).describe(description);
+
+/** Who made a Frontdoor object and when: outputs the service records on every object. */
+export const created = (what: string) => ({
+  createdAt: z.string().describe(`When ${what} was created (ISO 8601).`),
+  createdBy: z.string().describe("Who created it."),
+});
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

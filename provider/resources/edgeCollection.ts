@@ -3,18 +3,9 @@
 // ambiguous create), all naming the object in errors (`Identity "alice"`).
 import { type EdgeObject, nameFilter } from "../http/edge";
 import type { Props, ResourceContext } from "../resource";
-import { completeCreate, markHeld } from "./operations";
+import { completeCreate, markHeld, NamedCollection } from "./operations";
 
-export class EdgeCollection {
-  constructor(
-    readonly kind: string,
-    readonly collection: string,
-  ) {}
-
-  label(props: Props): string {
-    return typeof props.name === "string" ? `${this.kind} "${props.name}"` : this.kind;
-  }
-
+export class EdgeCollection extends NamedCollection {
   path(id?: string, ...rest: string[]): string {
     const parts = id === undefined ? [] : [id, ...rest];
     return ["", this.collection, ...parts.map(encodeURIComponent)].join("/");

@@ -4,21 +4,11 @@ import { answerWithoutIdError } from "../http/errors";
 import { FrontdoorClient } from "../http/frontdoor";
 import type { Props, ResourceContext } from "../resource";
 
-import { markHeld, type ServerObject } from "./operations";
+import { markHeld, NamedCollection, type ServerObject } from "./operations";
 
 export type { ServerObject };
 
-export class FrontdoorCollection {
-  constructor(
-    readonly kind: string,
-    readonly collection: string,
-  ) {}
-
-  /** `AuthProvider "corp-sso"`: how errors name the object. */
-  label(props: Props): string {
-    return typeof props.name === "string" ? `${this.kind} "${props.name}"` : this.kind;
-  }
-
+export class FrontdoorCollection extends NamedCollection {
   path(frontdoorId: unknown, ...rest: string[]): string {
     return FrontdoorClient.path(String(frontdoorId), this.collection, ...rest);
   }

@@ -6,6 +6,18 @@ import type { Props, ResourceContext } from "../resource";
 
 export type ServerObject = Props & { id: string };
 
+/** A collection of one resource kind, and how errors name its objects: `AuthProvider "corp-sso"`. */
+export class NamedCollection {
+  constructor(
+    readonly kind: string,
+    readonly collection: string,
+  ) {}
+
+  label(props: Props): string {
+    return typeof props.name === "string" ? `${this.kind} "${props.name}"` : this.kind;
+  }
+}
+
 /** What FrontdoorCollection and EdgeCollection both offer. */
 export interface Collection {
   get(ctx: ResourceContext, props: Props, id: string): Promise<ServerObject | undefined>;

@@ -2,47 +2,36 @@
 // they pass posture checks. Roles are sets (the controller sorts them); `semantic` is always sent
 // (AllOf by default), so the server never picks it.
 import { z } from "zod";
-import type { EdgeObject } from "../http/edge";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { edgeName } from "./common";
-import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
-import { collectionOperations } from "./operations";
-import { displayOf, RoleDisplay, roles, semantic, tags } from "./roles";
+import { listOf } from "./edgeCollection";
+import { rolePolicy } from "./rolePolicy";
 
-export const ServicePolicyInputs = z.strictObject({
-  name: edgeName("Name of the policy (unique)."),
-  type: z
-    .enum(["Dial", "Bind"])
-    .describe("Dial: the identities may use the services. Bind: the identities may host them."),
-  semantic,
-  identityRoles: roles("Identities the policy applies to"),
-  serviceRoles: roles("Services the policy grants"),
-  postureCheckRoles: roles("Posture checks the identities must pass"),
-  tags,
+const policy = rolePolicy({
+  kind: "ServicePolicy",
+  path: "service-policies",
+  roles: {
+    identityRoles: {
+      selects: "Identities the policy applies to",
+      display: "Identity roles with the names they resolve to.",
+    },
+    serviceRoles: {
+      selects: "Services the policy grants",
+      display: "Service roles with the names they resolve to.",
+    },
+    postureCheckRoles: {
+      selects: "Posture checks the identities must pass",
+      display: "Posture check roles with the names they resolve to.",
+    },
+  },
+  extra: {
+    type: z
+      .enum(["Dial", "Bind"])
+      .describe("Dial: the identities may use the services. Bind: the identities may host them."),
+  },
 });
+export const ServicePolicyInputs = policy.inputs;
 export type ServicePolicyInputs = z.output<typeof ServicePolicyInputs>;
-
-const collection = new EdgeCollection("ServicePolicy", "service-policies");
-
-function body(inputs: ServicePolicyInputs): Props {
-  const { name, type, semantic, identityRoles, serviceRoles, postureCheckRoles, tags } = inputs;
-  return { name, type, semantic, identityRoles, serviceRoles, postureCheckRoles, tags };
-}
-
-function outputs(server: EdgeObject): Props {
-  return {
-    name: server.name,
-    type: server.type,
-    semantic: server.semantic ?? "AllOf",
-    identityRoles: listOf(server.identityRoles),
-    serviceRoles: listOf(server.serviceRoles),
-    postureCheckRoles: listOf(server.postureCheckRoles),
-    tags: tagsOf(server.tags),
-    identityRolesDisplay: displayOf(server.identityRolesDisplay),
-    serviceRolesDisplay: displayOf(server.serviceRolesDisplay),
-    postureCheckRolesDisplay: displayOf(server.postureCheckRolesDisplay),
-  };
-}
+const { collection, body, outputs } = policy;
 
 /**
  * PUT, then read back. A change of `type` clears the posture check roles on real controllers (v1.5.0,
@@ -66,14 +55,8 @@ export const servicePolicy = {
     "(`type: Bind`, i.e. host) the services selected by `serviceRoles`, while they pass the posture checks " +
     "selected by `postureCheckRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
   inputs: ServicePolicyInputs,
-  outputs: z.object({
-    identityRolesDisplay: RoleDisplay.describe("Identity roles with the names they resolve to."),
-    serviceRolesDisplay: RoleDisplay.describe("Service roles with the names they resolve to."),
-    postureCheckRolesDisplay: RoleDisplay.describe("Posture check roles with the names they resolve to."),
-  }),
-  setProperties: ["identityRoles", "serviceRoles", "postureCheckRoles"],
-  // PUT (name, type and semantic required): the whole declared state, so roles removed are removed.
-  ...putOperations(collection, body, outputs),
+  outputs: z.object(policy.displays),
+  // PUT (name, type and semantic required); update re-sends what a change of type cleared.
+  ...policy.definition,
   update,
-  ...collectionOperations(collection, (server) => outputs(server)),
 } satisfies ResourceDefinition<ServicePolicyInputs>;
