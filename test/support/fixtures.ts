@@ -70,6 +70,16 @@ export function useMockProvider(options: MockServerOptions = {}): MockServer {
   return useMock(options, (server) => configureFor(mockConfig(server)));
 }
 
+/** Settings of a direct Edge API client or lookup against `mock` (password login, one retry). */
+export function edgeSettings(mock: MockServer): Record<string, string> {
+  return {
+    edgeUrl: mock.url,
+    edgeUsername: mock.credentials.edgeUsername,
+    edgePassword: mock.credentials.edgePassword,
+    maxRetries: "1",
+  };
+}
+
 /** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */
 export function requestsTo(mock: MockServer) {
   return (method: string, pathPart: string) =>
