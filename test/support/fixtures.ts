@@ -8,7 +8,7 @@ import path from "node:path";
 import type { HarnessOptions } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
 import { type RealController, realEdgeConfig, startController } from "../peers/controller";
-import { requirePeers } from "../peers/index";
+import { type ControllerRelease, controllerPeer, requirePeers } from "../peers/index";
 import { configureFor, mockConfig } from "./engine";
 
 /**
@@ -46,16 +46,19 @@ function standIn<T extends object>(current: () => T | undefined, name: string, a
 }
 
 /**
- * The real OpenZiti controller of the calling describe block (`ziti edge quickstart`): the suite skips
+ * The real OpenZiti controller of the calling describe block (`ziti edge quickstart`, of `release` when
+ * given, else the default one): the suite skips
  * loudly when the peer is not built (fails under FRONTDOOR_REQUIRE_PEERS=1), else the controller starts
  * in `before`, with the provider's host entry points configured for it when `provider` is set, and
  * stops in `after`.
  */
-export function useController(options: { provider?: boolean } = {}): RealController {
+export function useController(
+  options: { provider?: boolean; release?: ControllerRelease } = {},
+): RealController {
   let ctrl: RealController | undefined;
   before(async function () {
-    requirePeers(this, "ziti");
-    ctrl = await startController();
+    requirePeers(this, options.release ? controllerPeer(options.release) : "ziti");
+    ctrl = await startController({ release: options.release });
     if (options.provider) await configureFor(realEdgeConfig(ctrl));
   });
   after(async () => {
