@@ -134,21 +134,10 @@ describe("AuthProvider through the dynamic-provider host", function () {
   });
 
   it("imports an existing provider by <frontdoorId>/<id>, then shows no changes", async () => {
-    const created = await fetch(`${mock.url}/frontdoor/${fd()}/auth-providers`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        name: "corp-sso",
-        type: "OIDC",
-        data: {
-          issuer: "https://login.example.com/realms/corp",
-          client_id: "frontdoor",
-          client_secret: SSO_SECRET,
-          scopes: ["openid", "email"],
-          supports_pkce: false,
-        },
-      }),
-    }).then((r) => r.json() as Promise<{ id: string }>);
+    const created = await createdElsewhere("frontdoor", {
+      scopes: ["openid", "email"],
+      supports_pkce: false,
+    });
     // A new stack: the harness, like `pulumi config`, keeps the config of earlier runs in the state.
     stateFile = path.join(path.dirname(stateFile), "import.json");
     const config = { withPartner: "false", importId: `${fd()}/${created.id}` };
@@ -161,8 +150,8 @@ describe("AuthProvider through the dynamic-provider host", function () {
     assert.equal(providers().length, 0);
   });
 
-  /** An OIDC provider made outside Pulumi, without scopes (and without a PKCE flag). */
-  const createdElsewhere = (clientId: string) =>
+  /** An OIDC provider made outside Pulumi, without scopes (and without a PKCE flag) unless `data` has them. */
+  const createdElsewhere = (clientId: string, data: Record<string, unknown> = {}) =>
     fetch(`${mock.url}/frontdoor/${fd()}/auth-providers`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -173,6 +162,7 @@ describe("AuthProvider through the dynamic-provider host", function () {
           issuer: "https://login.example.com/realms/corp",
           client_id: clientId,
           client_secret: SSO_SECRET,
+          ...data,
         },
       }),
     }).then((r) => r.json() as Promise<{ id: string }>);

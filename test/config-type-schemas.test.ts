@@ -8,9 +8,9 @@ import { z } from "zod";
 import { type MockServer, startMockServer } from "../mock/server";
 import { BUILT_IN_CONFIG_TYPES, TYPED_DATA } from "../provider/resources/configData";
 import { engine } from "./edge-support";
-import { type RealController, startController } from "./peers/controller";
-import { CONTROLLER_RELEASES, requirePeers } from "./peers/index";
+import { CONTROLLER_RELEASES } from "./peers/index";
 import { EdgeClient } from "./support/edgeClient";
+import { useController } from "./support/fixtures";
 
 type Schema = Record<string, any>;
 /** What is compared of each node of a schema tree. */
@@ -187,17 +187,14 @@ describe("Config data types: the provider's schemas, the mock's and the controll
     }
   });
 
-  for (const { release, peer } of CONTROLLER_RELEASES) {
+  for (const { release } of CONTROLLER_RELEASES) {
     describe(`a real controller ${release}`, function () {
       this.timeout(300_000);
-      let ctrl: RealController;
+      const ctrl = useController({ release });
       let types: Schema[];
-      before(async function () {
-        requirePeers(this, peer);
-        ctrl = await startController({ release });
+      before(async () => {
         types = (await ctrl.admin.call("GET", "/config-types?limit=500")).body.data;
       });
-      after(async () => ctrl?.stop());
 
       it("ships exactly the typed config types, with the ids the provider knows", () => {
         assert.deepEqual(types.map((t) => t.name).sort(), Object.keys(TYPED_DATA).sort());

@@ -4,29 +4,22 @@
 import assert from "node:assert/strict";
 import { issueCertificate } from "../mock/edge/pki";
 import { totp as mockTotp, newTotpSecret } from "../mock/edge/totp";
-import { type MockServer, startMockServer } from "../mock/server";
+import type { MockServer } from "../mock/server";
 import { EdgeClient, nameFilter } from "../provider/http/edge";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import { totpCode } from "../provider/http/totp";
-import { useMock } from "./support/fixtures";
+import { edgeSettings, useMock } from "./support/fixtures";
 
 function authCalls(mock: MockServer, path = "/edge/management/v1/authenticate"): number {
   return mock.log.filter((e) => e.method === "POST" && e.path === path).length;
 }
 
 describe("Edge client", () => {
-  let mock: MockServer;
+  const mock = useMock();
   let settings: Record<string, string>;
-  before(async () => {
-    mock = await startMockServer();
-    settings = {
-      edgeUrl: mock.url,
-      edgeUsername: mock.credentials.edgeUsername,
-      edgePassword: mock.credentials.edgePassword,
-      maxRetries: "1",
-    };
+  before(() => {
+    settings = edgeSettings(mock);
   });
-  after(() => mock.close());
   beforeEach(() => mock.clearLog());
 
   it("computes RFC 6238 codes (test vector) and the same codes as the controller", () => {

@@ -4,15 +4,7 @@
 import assert from "node:assert/strict";
 import { issueCertificate } from "../mock/edge/pki";
 import { type Props, UNKNOWN } from "../provider/resource";
-import {
-  createChecked,
-  engine,
-  expectNoDrift,
-  importById,
-  refresh,
-  testCa,
-  updateChecked,
-} from "./edge-support";
+import * as edge from "./edge-support";
 import { EdgeClient } from "./support/edgeClient";
 import { requestsTo, useMockProvider } from "./support/fixtures";
 
@@ -29,7 +21,7 @@ describe("Edge resources", () => {
         roleAttributes: ["zeta", "alpha"],
         enrollment: { ott: true },
       };
-      const { id, outs } = await createChecked("Identity", inputs);
+      const { id, outs } = await edge.createChecked("Identity", inputs);
       assert.equal(mock.edge.get("identities", id)?.typeId, "Default"); // the controller's quirk
       assert.equal(outs.type, "Device");
       assert.equal(outs.authPolicyId, "default");
@@ -39,29 +31,29 @@ describe("Edge resources", () => {
       assert.ok(Date.parse(String(outs.enrollmentExpiresAt)) > Date.now() + 170 * 60_000);
       assert.equal(outs.enrollmentDaysUntilExpiry, 0, "a 3-hour enrollment has less than a day left");
       assert.deepEqual(outs.enrollment, { ott: true });
-      await expectNoDrift("Identity", id, outs, inputs);
-      const imported = await importById("Identity", id, inputs);
+      await edge.expectNoDrift("Identity", id, outs, inputs);
+      const imported = await edge.importById("Identity", id, inputs);
       assert.equal(imported.type, "Device");
 
       // The enrollment is consumed (the device enrolled): not drift, the JWT is gone.
       const enrollment = mock.edge.list("enrollments").find((e) => e.identityId === id)!;
       mock.edge.remove("enrollments", enrollment.id);
-      const after = await expectNoDrift("Identity", id, outs, inputs);
+      const after = await edge.expectNoDrift("Identity", id, outs, inputs);
       assert.equal(after.enrollmentJwt, null);
       assert.equal(after.enrollmentDaysUntilExpiry, null, "no pending enrollment, no days left");
       assert.deepEqual(after.enrollment, { ott: true });
 
       // Changing the enrollment replaces the identity (its name must be free first).
-      const diff = await engine.diff(
+      const diff = await edge.engine.diff(
         "Identity",
         id,
         after,
-        (await engine.check("Identity", after, { ...inputs, enrollment: { updb: "alice" } })).inputs,
+        (await edge.engine.check("Identity", after, { ...inputs, enrollment: { updb: "alice" } })).inputs,
       );
       assert.deepEqual(diff.replaces, ["enrollment"]);
       assert.equal(diff.deleteBeforeReplace, true);
-      await engine.remove("Identity", id, after);
-      assert.equal((await refresh("Identity", id, after, inputs)).gone, true);
+      await edge.engine.remove("Identity", id, after);
+      assert.equal((await edge.refresh("Identity", id, after, inputs)).gone, true);
     });
 
     it("updates with PUT, resets removed fields and detects drift made behind its back", async () => {
@@ -77,10 +69,10 @@ describe("Edge resources", () => {
         permissions: ["service.read", "identity.read"],
         enrollment: { updb: "svc-billing" },
       };
-      const { id, outs } = await createChecked("Identity", inputs);
+      const { id, outs } = await edge.createChecked("Identity", inputs);
       assert.equal(outs.authenticators && typeof outs.authenticators, "object");
       assert.ok(String(outs.enrollmentJwt).length > 20);
-      await expectNoDrift("Identity", id, outs, inputs);
+      await edge.expectNoDrift("Identity", id, outs, inputs);
 
       const news = {
         ...inputs,
@@ -89,7 +81,7 @@ describe("Edge resources", () => {
         isAdmin: true,
         tags: {},
       };
-      const { diff, result } = await updateChecked("Identity", id, outs, news);
+      const { diff, result } = await edge.updateChecked("Identity", id, outs, news);
       assert.equal(diff.changes, true);
       assert.deepEqual(diff.replaces, []);
       assert.equal(requests("PUT", `/identities/${id}`).length, 1);
@@ -99,22 +91,22 @@ describe("Edge resources", () => {
       assert.equal(stored.isAdmin, true);
       assert.deepEqual(stored.tags, {});
       const updated = result!.outs as Props;
-      await expectNoDrift("Identity", id, updated, news);
+      await edge.expectNoDrift("Identity", id, updated, news);
 
       mock.edge.patch("identities", id, { roleAttributes: ["intruder"], defaultHostingCost: 99 });
-      const drift = await refresh("Identity", id, updated, news);
+      const drift = await edge.refresh("Identity", id, updated, news);
       assert.equal(drift.gone, false);
       assert.equal(drift.gone || drift.diff.changes, true);
-      await engine.remove("Identity", id, updated);
+      await edge.engine.remove("Identity", id, updated);
     });
 
     it("a real type change (Router) is a change; the default admin's fields are readable", async () => {
-      const { id, outs } = await createChecked("Identity", { name: "t-router", type: "User" });
+      const { id, outs } = await edge.createChecked("Identity", { name: "t-router", type: "User" });
       mock.edge.patch("identities", id, { typeId: "Router" });
-      const drift = await refresh("Identity", id, outs, { name: "t-router", type: "User" });
+      const drift = await edge.refresh("Identity", id, outs, { name: "t-router", type: "User" });
       assert.equal(!drift.gone && drift.diff.changes, true);
-      await engine.remove("Identity", id, outs);
-      const admin = await importById("Identity", mock.edge.defaultAdminId, {
+      await edge.engine.remove("Identity", id, outs);
+      const admin = await edge.importById("Identity", mock.edge.defaultAdminId, {
         name: "Default Admin",
         type: "Default",
         isAdmin: true,
@@ -143,22 +135,22 @@ describe("Edge resources", () => {
       const none = await made("elsewhere-none");
       const declared = (name: string) => ({ name, roleAttributes: ["x"], enrollment: { ott: true } });
 
-      const adopted = await createChecked("Identity", declared("elsewhere-pending"));
+      const adopted = await edge.createChecked("Identity", declared("elsewhere-pending"));
       assert.equal(adopted.id, pending);
       assert.ok(adopted.outs.enrollmentJwt, "the pending enrollment's JWT is an output");
-      const error = await createChecked("Identity", declared("elsewhere-none")).catch((e) => e);
+      const error = await edge.createChecked("Identity", declared("elsewhere-none")).catch((e) => e);
       assert.match(
         String(error?.message),
         new RegExp(
           `already exists \\(id ${none}\\).*differs from the declaration in enrollment: not adopted.*import: "${none}"`,
         ),
       );
-      await engine.remove("Identity", adopted.id, adopted.outs);
+      await edge.engine.remove("Identity", adopted.id, adopted.outs);
       await admin.call("DELETE", `/identities/${none}`);
     });
 
     it("rejects bad inputs at check time, naming the property", async () => {
-      const { failures } = await engine.check(
+      const { failures } = await edge.engine.check(
         "Identity",
         {},
         {
@@ -187,11 +179,11 @@ describe("Edge resources", () => {
         name: "p",
         primary: { extJwt: { allowed: true, allowedSigners: order } },
       });
-      const olds = (await engine.check("AuthPolicy", {}, signers(["s-a", "s-b"]))).inputs;
-      const same = (await engine.check("AuthPolicy", {}, signers(["s-b", "s-a"]))).inputs;
-      const other = (await engine.check("AuthPolicy", {}, signers(["s-b", "s-c"]))).inputs;
-      assert.equal((await engine.diff("AuthPolicy", "x", olds, same)).changes, false);
-      assert.equal((await engine.diff("AuthPolicy", "x", olds, other)).changes, true);
+      const olds = (await edge.engine.check("AuthPolicy", {}, signers(["s-a", "s-b"]))).inputs;
+      const same = (await edge.engine.check("AuthPolicy", {}, signers(["s-b", "s-a"]))).inputs;
+      const other = (await edge.engine.check("AuthPolicy", {}, signers(["s-b", "s-c"]))).inputs;
+      assert.equal((await edge.engine.diff("AuthPolicy", "x", olds, same)).changes, false);
+      assert.equal((await edge.engine.diff("AuthPolicy", "x", olds, other)).changes, true);
     });
 
     it("fills the controller's defaults, updates with PUT only, imports and refreshes clean", async () => {
@@ -200,7 +192,7 @@ describe("Edge resources", () => {
         primary: { updb: { minPasswordLength: 12 } },
         secondary: { requireTotp: true },
       };
-      const { id, outs } = await createChecked("AuthPolicy", inputs);
+      const { id, outs } = await edge.createChecked("AuthPolicy", inputs);
       const stored = mock.edge.get("auth-policies", id)!;
       assert.deepEqual(stored.primary, {
         cert: { allowed: true, allowExpiredCerts: true },
@@ -215,30 +207,30 @@ describe("Edge resources", () => {
           lockoutDurationMinutes: 0,
         },
       });
-      await expectNoDrift("AuthPolicy", id, outs, inputs);
-      await importById("AuthPolicy", id, inputs);
+      await edge.expectNoDrift("AuthPolicy", id, outs, inputs);
+      await edge.importById("AuthPolicy", id, inputs);
 
       const news = { ...inputs, primary: { updb: { minPasswordLength: 12, maxAttempts: 5 } } };
-      const { result } = await updateChecked("AuthPolicy", id, outs, news);
+      const { result } = await edge.updateChecked("AuthPolicy", id, outs, news);
       assert.equal(requests("PATCH", "/auth-policies/").length, 0);
       assert.equal(requests("PUT", `/auth-policies/${id}`).length, 1);
       const after = mock.edge.get("auth-policies", id)! as any;
       assert.equal(after.primary.updb.maxAttempts, 5);
       assert.equal(after.primary.cert.allowed, true); // PATCH would have reset it (controller bug)
-      await expectNoDrift("AuthPolicy", id, result!.outs, news);
-      await engine.remove("AuthPolicy", id, result!.outs);
+      await edge.expectNoDrift("AuthPolicy", id, result!.outs, news);
+      await edge.engine.remove("AuthPolicy", id, result!.outs);
     });
 
     it("refuses to delete a policy identities use, saying what to do", async () => {
-      const policy = await createChecked("AuthPolicy", { name: "in-use" });
-      const user = await createChecked("Identity", { name: "policy-user", authPolicyId: policy.id });
-      await assert.rejects(engine.remove("AuthPolicy", policy.id, policy.outs), (err: Error) => {
+      const policy = await edge.createChecked("AuthPolicy", { name: "in-use" });
+      const user = await edge.createChecked("Identity", { name: "policy-user", authPolicyId: policy.id });
+      await assert.rejects(edge.engine.remove("AuthPolicy", policy.id, policy.outs), (err: Error) => {
         assert.match(err.message, /AuthPolicy "in-use".*still used by identities.*authPolicyId/);
         assert.match(err.message, /CAN_NOT_DELETE_REFERENCED_ENTITY|referenced/);
         return true;
       });
-      await engine.remove("Identity", user.id, user.outs);
-      await engine.remove("AuthPolicy", policy.id, policy.outs);
+      await edge.engine.remove("Identity", user.id, user.outs);
+      await edge.engine.remove("AuthPolicy", policy.id, policy.outs);
       assert.equal(mock.edge.get("auth-policies", policy.id), undefined);
     });
   });
@@ -246,7 +238,7 @@ describe("Edge resources", () => {
   describe("EdgeRouterPolicy", () => {
     it("treats roles as sets (the server sorts them), updates, imports and detects drift", async () => {
       const inputs = { name: "erp-1", identityRoles: ["#zeta", "#alpha"], edgeRouterRoles: ["#all"] };
-      const { id, outs } = await createChecked("EdgeRouterPolicy", inputs);
+      const { id, outs } = await edge.createChecked("EdgeRouterPolicy", inputs);
       assert.deepEqual(mock.edge.get("edge-router-policies", id)?.identityRoles, ["#alpha", "#zeta"]);
       assert.equal(outs.semantic, "AllOf");
       assert.equal(outs.isSystem, false);
@@ -254,22 +246,22 @@ describe("Edge resources", () => {
         { role: "#alpha", name: "#alpha" },
         { role: "#zeta", name: "#zeta" },
       ]);
-      await expectNoDrift("EdgeRouterPolicy", id, outs, inputs);
-      await importById("EdgeRouterPolicy", id, inputs);
+      await edge.expectNoDrift("EdgeRouterPolicy", id, outs, inputs);
+      await edge.importById("EdgeRouterPolicy", id, inputs);
       const sent = requests("POST", "/edge-router-policies").at(-1)!;
       assert.match(sent.body ?? "", /"semantic":"AllOf"/);
 
       const news = { ...inputs, semantic: "AnyOf", identityRoles: ["#alpha"] };
-      const { result } = await updateChecked("EdgeRouterPolicy", id, outs, news);
+      const { result } = await edge.updateChecked("EdgeRouterPolicy", id, outs, news);
       assert.deepEqual(mock.edge.get("edge-router-policies", id)?.identityRoles, ["#alpha"]);
       mock.edge.patch("edge-router-policies", id, { edgeRouterRoles: ["#edge"] });
-      const drift = await refresh("EdgeRouterPolicy", id, result!.outs, news);
+      const drift = await edge.refresh("EdgeRouterPolicy", id, result!.outs, news);
       assert.equal(!drift.gone && drift.diff.changes, true);
-      await engine.remove("EdgeRouterPolicy", id, result!.outs);
+      await edge.engine.remove("EdgeRouterPolicy", id, result!.outs);
     });
 
     it("validates roles at check time", async () => {
-      const { failures } = await engine.check(
+      const { failures } = await edge.engine.check(
         "EdgeRouterPolicy",
         {},
         {
@@ -286,9 +278,9 @@ describe("Edge resources", () => {
   describe("Ca", () => {
     it("checks certPem is a CA certificate and privateKeyPem belongs to it", async () => {
       const leaf = issueCertificate({ commonName: "leaf" });
-      const ca = testCa("Check CA");
-      const other = testCa("Other CA");
-      const check = (inputs: Props) => engine.check("Ca", {}, { name: "c", ...inputs });
+      const ca = edge.testCa("Check CA");
+      const other = edge.testCa("Other CA");
+      const check = (inputs: Props) => edge.engine.check("Ca", {}, { name: "c", ...inputs });
       const notCa = (await check({ certPem: leaf.certPem })).failures[0];
       assert.deepEqual(
         [notCa.property, notCa.reason],
@@ -305,19 +297,19 @@ describe("Edge resources", () => {
     });
 
     it("is created unverified without its key; verification is left to the user", async () => {
-      const pki = testCa("Unverified CA");
+      const pki = edge.testCa("Unverified CA");
       const inputs = { name: "ca-unverified", certPem: pki.certPem };
-      const { id, outs } = await createChecked("Ca", inputs);
+      const { id, outs } = await edge.createChecked("Ca", inputs);
       assert.equal(outs.isVerified, false);
       assert.match(String(outs.verificationToken), /^[\w-]{8,}$/);
       assert.equal(outs.identityNameFormat, "[caName]-[commonName]"); // the controller's default
       assert.equal(requests("POST", `/cas/${id}/verify`).length, 0);
-      await expectNoDrift("Ca", id, outs, inputs);
-      await engine.remove("Ca", id, outs);
+      await edge.expectNoDrift("Ca", id, outs, inputs);
+      await edge.engine.remove("Ca", id, outs);
     });
 
     it("verifies itself with the CA key, updates with PUT, replaces on a new certPem, imports", async () => {
-      const pki = testCa("Corp CA");
+      const pki = edge.testCa("Corp CA");
       const inputs = {
         name: "corp-ca",
         certPem: pki.certPem,
@@ -327,45 +319,45 @@ describe("Edge resources", () => {
         identityRoles: ["robots", "devices"],
         externalIdClaim: { location: "COMMON_NAME" },
       };
-      const { id, outs } = await createChecked("Ca", inputs);
+      const { id, outs } = await edge.createChecked("Ca", inputs);
       assert.equal(outs.isVerified, true);
       assert.equal(mock.edge.get("cas", id)?.isVerified, true);
       assert.equal(requests("POST", `/cas/${id}/verify`).length, 1);
       assert.equal(outs.privateKeyPem, pki.keyPem);
       assert.match(String(outs.fingerprint), /^[0-9a-f]{40}$/);
-      await expectNoDrift("Ca", id, outs, inputs);
+      await edge.expectNoDrift("Ca", id, outs, inputs);
       // Import: the key is never returned by the controller, it comes from the program.
-      const imported = await importById("Ca", id, inputs);
+      const imported = await edge.importById("Ca", id, inputs);
       assert.equal(imported.privateKeyPem, pki.keyPem);
 
       // A verified CA can enroll identities by ottca.
-      const robot = await createChecked("Identity", {
+      const robot = await edge.createChecked("Identity", {
         name: "robot",
         type: "Device",
         enrollment: { ottca: id },
       });
       assert.ok(robot.outs.enrollmentJwt);
-      await engine.remove("Identity", robot.id, robot.outs);
+      await edge.engine.remove("Identity", robot.id, robot.outs);
 
       const news = { ...inputs, isAuthEnabled: false, identityRoles: ["devices"] };
-      const { diff, result } = await updateChecked("Ca", id, outs, news);
+      const { diff, result } = await edge.updateChecked("Ca", id, outs, news);
       assert.deepEqual(diff.replaces, []);
       assert.equal(requests("PUT", `/cas/${id}`).length, 1);
       assert.equal(mock.edge.get("cas", id)?.isAuthEnabled, false);
-      await expectNoDrift("Ca", id, result!.outs, news);
+      await edge.expectNoDrift("Ca", id, result!.outs, news);
 
       // Same certificate in other whitespace: no change. Another certificate: replacement.
       const reformatted = { ...news, certPem: pki.certPem.replace(/\r?\n/g, "\r\n") };
-      assert.equal((await updateChecked("Ca", id, result!.outs, reformatted)).diff.changes, false);
-      const next = testCa("Corp CA 2");
-      const replaced = await engine.diff("Ca", id, result!.outs, {
+      assert.equal((await edge.updateChecked("Ca", id, result!.outs, reformatted)).diff.changes, false);
+      const next = edge.testCa("Corp CA 2");
+      const replaced = await edge.engine.diff("Ca", id, result!.outs, {
         ...news,
         certPem: next.certPem,
         privateKeyPem: next.keyPem,
       });
       assert.deepEqual(replaced.replaces, ["certPem"]);
       assert.equal(replaced.deleteBeforeReplace, true);
-      await engine.remove("Ca", id, result!.outs);
+      await edge.engine.remove("Ca", id, result!.outs);
     });
   });
 });

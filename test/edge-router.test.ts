@@ -6,15 +6,7 @@ import assert from "node:assert/strict";
 import { createPublicKey, verify } from "node:crypto";
 import type { Props } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
-import {
-  createChecked,
-  driftedProperties,
-  engine,
-  expectNoDrift,
-  importById,
-  refresh,
-  updateChecked,
-} from "./edge-support";
+import * as edge from "./edge-support";
 import { requestsTo, useMockProvider } from "./support/fixtures";
 
 function jwtClaims(jwt: string): Record<string, unknown> {
@@ -28,7 +20,7 @@ describe("EdgeRouter", () => {
 
   it("is created with an enrollment JWT, refreshes and imports clean; consumed or expired is not drift", async () => {
     const inputs = { name: "er-west", roleAttributes: ["west", "public"], isTunnelerEnabled: true };
-    const { id, outs } = await createChecked("EdgeRouter", inputs);
+    const { id, outs } = await edge.createChecked("EdgeRouter", inputs);
     assert.equal(mock.edge.get("edge-routers", id)?.isTunnelerEnabled, true);
     assert.deepEqual(outs.roleAttributes, ["west", "public"]);
     assert.equal(outs.cost, 0);
@@ -44,13 +36,13 @@ describe("EdgeRouter", () => {
     assert.ok(Date.parse(String(outs.enrollmentExpiresAt)) > Date.now() + 170 * 60_000);
     // The secret is marked secret in the schema the SDK uses for additionalSecretOutputs.
     assert.deepEqual(resourceDefinition("EdgeRouter").secretOutputs, ["enrollmentJwt", "enrollmentToken"]);
-    await expectNoDrift("EdgeRouter", id, outs, inputs);
-    const imported = await importById("EdgeRouter", id, inputs);
+    await edge.expectNoDrift("EdgeRouter", id, outs, inputs);
+    const imported = await edge.importById("EdgeRouter", id, inputs);
     assert.equal(imported.enrollmentJwt, jwt);
 
     // Expired before use: still not drift (the nightly refresh stays green).
     mock.edge.patch("edge-routers", id, { enrollmentExpiresAt: new Date(Date.now() - 60_000).toISOString() });
-    await expectNoDrift("EdgeRouter", id, outs, inputs);
+    await edge.expectNoDrift("EdgeRouter", id, outs, inputs);
     // The router enrolled: the enrollment is gone, the router verified. Not drift either.
     mock.edge.patch("edge-routers", id, {
       enrollmentJwt: null,
@@ -60,15 +52,15 @@ describe("EdgeRouter", () => {
       isVerified: true,
       fingerprint: "0123456789abcdef0123456789abcdef01234567",
     });
-    const enrolled = await expectNoDrift("EdgeRouter", id, outs, inputs);
+    const enrolled = await edge.expectNoDrift("EdgeRouter", id, outs, inputs);
     assert.equal(enrolled.enrollmentJwt, null);
     assert.equal(enrolled.isVerified, true);
     assert.equal(enrolled.fingerprint, "0123456789abcdef0123456789abcdef01234567");
 
-    await engine.remove("EdgeRouter", id, enrolled);
+    await edge.engine.remove("EdgeRouter", id, enrolled);
     assert.equal(mock.edge.get("edge-routers", id), undefined);
-    assert.equal((await refresh("EdgeRouter", id, enrolled, inputs)).gone, true);
-    await engine.remove("EdgeRouter", id, enrolled); // 404 on delete: already gone, fine
+    assert.equal((await edge.refresh("EdgeRouter", id, enrolled, inputs)).gone, true);
+    await edge.engine.remove("EdgeRouter", id, enrolled); // 404 on delete: already gone, fine
   });
 
   it("updates with PUT, re-enrolls without replacement when reEnrollmentTrigger changes", async () => {
@@ -81,13 +73,13 @@ describe("EdgeRouter", () => {
       tags: { env: "test" },
       reEnrollmentTrigger: "1",
     };
-    const { id, outs } = await createChecked("EdgeRouter", inputs);
+    const { id, outs } = await edge.createChecked("EdgeRouter", inputs);
     assert.equal(requests("POST", `/edge-routers/${id}/re-enroll`).length, 0);
     mock.edge.patch("edge-routers", id, { enrollmentJwt: null, enrollmentToken: null, isVerified: true });
 
     // A plain update: PUT with every field, no re-enrollment.
     const news = { ...inputs, cost: 20, noTraversal: undefined, tags: {} };
-    const { diff, result } = await updateChecked("EdgeRouter", id, outs, news);
+    const { diff, result } = await edge.updateChecked("EdgeRouter", id, outs, news);
     assert.deepEqual(diff.replaces, []);
     assert.equal(requests("PUT", `/edge-routers/${id}`).length, 1);
     assert.equal(requests("POST", `/edge-routers/${id}/re-enroll`).length, 0);
@@ -96,11 +88,11 @@ describe("EdgeRouter", () => {
     assert.equal(stored.noTraversal, false);
     assert.deepEqual(stored.tags, {});
     assert.equal(result!.outs.enrollmentJwt, null);
-    await expectNoDrift("EdgeRouter", id, result!.outs, news);
+    await edge.expectNoDrift("EdgeRouter", id, result!.outs, news);
 
     // Bump the trigger: same id, a fresh enrollment, the router must enroll again.
     const bumped = { ...news, reEnrollmentTrigger: "2" };
-    const again = await updateChecked("EdgeRouter", id, result!.outs, bumped);
+    const again = await edge.updateChecked("EdgeRouter", id, result!.outs, bumped);
     assert.equal(again.diff.changes, true);
     assert.deepEqual(again.diff.replaces, []);
     assert.equal(requests("POST", `/edge-routers/${id}/re-enroll`).length, 1);
@@ -108,11 +100,11 @@ describe("EdgeRouter", () => {
     assert.match(String(outsAfter.enrollmentJwt), /^ey[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.equal(outsAfter.isVerified, false);
     assert.equal(outsAfter.reEnrollmentTrigger, "2");
-    await expectNoDrift("EdgeRouter", id, outsAfter, bumped);
+    await edge.expectNoDrift("EdgeRouter", id, outsAfter, bumped);
 
     // Changes behind its back are reported on exactly the changed properties.
     mock.edge.patch("edge-routers", id, { cost: 99, roleAttributes: ["east", "intruder"], disabled: true });
-    assert.deepEqual(await driftedProperties("EdgeRouter", id, outsAfter, bumped), [
+    assert.deepEqual(await edge.driftedProperties("EdgeRouter", id, outsAfter, bumped), [
       "cost",
       "disabled",
       "roleAttributes",
@@ -124,26 +116,29 @@ describe("EdgeRouter", () => {
       disabled: false,
       appData: null,
     });
-    assert.deepEqual(await driftedProperties("EdgeRouter", id, outsAfter, { ...bumped, appData: {} }), []);
-    await engine.remove("EdgeRouter", id, outsAfter);
+    assert.deepEqual(
+      await edge.driftedProperties("EdgeRouter", id, outsAfter, { ...bumped, appData: {} }),
+      [],
+    );
+    await edge.engine.remove("EdgeRouter", id, outsAfter);
   });
 
   it("unset fields read back null from the controller are not drift", async () => {
     const inputs = { name: "er-minimal" };
-    const { id, outs } = await createChecked("EdgeRouter", inputs);
+    const { id, outs } = await edge.createChecked("EdgeRouter", inputs);
     assert.deepEqual(outs.roleAttributes, []);
     // What a controller may answer for "none": null lists and maps.
     mock.edge.patch("edge-routers", id, { roleAttributes: null, appData: null, tags: null });
     assert.equal(outs.reEnrollmentTrigger, null);
-    await expectNoDrift("EdgeRouter", id, outs, inputs);
-    await importById("EdgeRouter", id, inputs);
-    await engine.remove("EdgeRouter", id, outs);
+    await edge.expectNoDrift("EdgeRouter", id, outs, inputs);
+    await edge.importById("EdgeRouter", id, inputs);
+    await edge.engine.remove("EdgeRouter", id, outs);
   });
 
   it("a create or re-enroll whose answer was lost is adopted or sent again, never duplicated", async () => {
     mock.faults.inject({ method: "POST", path: "/edge-routers", kind: "commit-then-drop", count: 1 });
     const inputs = { name: "er-lost", reEnrollmentTrigger: "a" };
-    const { id, outs } = await createChecked("EdgeRouter", inputs);
+    const { id, outs } = await edge.createChecked("EdgeRouter", inputs);
     assert.deepEqual(
       mock.edge
         .list("edge-routers")
@@ -158,15 +153,18 @@ describe("EdgeRouter", () => {
       kind: "commit-then-drop",
       count: 1,
     });
-    const { result } = await updateChecked("EdgeRouter", id, outs, { ...inputs, reEnrollmentTrigger: "b" });
+    const { result } = await edge.updateChecked("EdgeRouter", id, outs, {
+      ...inputs,
+      reEnrollmentTrigger: "b",
+    });
     assert.equal(requests("POST", `/edge-routers/${id}/re-enroll`).length, 2);
     assert.notEqual(result!.outs.enrollmentJwt, outs.enrollmentJwt);
     assert.equal(mock.edge.get("edge-routers", id)?.enrollmentJwt, result!.outs.enrollmentJwt);
-    await engine.remove("EdgeRouter", id, result!.outs);
+    await edge.engine.remove("EdgeRouter", id, result!.outs);
   });
 
   it("rejects bad inputs at check time, naming the property", async () => {
-    const { failures } = await engine.check(
+    const { failures } = await edge.engine.check(
       "EdgeRouter",
       {},
       { name: "", cost: 70000, roleAttributes: "west", isTunnelerEnabled: "yes", enrollment: {} },

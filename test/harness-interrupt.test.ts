@@ -61,23 +61,33 @@ describe("interrupted harness runs: pending operations, no process left behind, 
   /** Every create is slow, so a signal finds creates under way. */
   const slowCreates = () => mock.faults.random({ seed: 7, rate: 1, kinds: ["delay"], delayMs: 400 });
 
-  /** Starts `up`, waits for its host and for `posts` creates to reach the mock, then signals the harness. */
-  async function interruptUp(name: string, signal: NodeJS.Signals, posts = 4) {
-    slowCreates();
+  /** Resolves when `count` POSTs (logins counted only when `logins`) have reached the mock. */
+  function createsReached(count: number, logins = false): Promise<void> {
     let seen = 0;
-    let reached!: () => void;
-    const enough = new Promise<void>((resolve) => {
-      reached = resolve;
+    return new Promise<void>((resolve) => {
+      mock.onRequest = (e) => {
+        if (e.method === "POST" && (logins || !e.path.includes("authenticate")) && ++seen === count)
+          resolve();
+      };
     });
-    mock.onRequest = (e) => {
-      if (e.method === "POST" && !e.path.includes("authenticate") && ++seen === posts) reached();
-    };
-    const run = startHarness("up", options(name));
+  }
+
+  /** Starts `up`, waits for its host and program processes, and has all three killed after the test. */
+  async function startUp(runOptions: HarnessOptions) {
+    const run = startHarness("up", runOptions);
     const harnessPid = run.child.pid as number;
     started.push(harnessPid);
     const hostPid = await waitForHost(harnessPid);
     const programPid = await waitForProgram(harnessPid);
     started.push(hostPid, programPid);
+    return { run, harnessPid, hostPid, programPid };
+  }
+
+  /** Starts `up`, waits for its host and for `posts` creates to reach the mock, then signals the harness. */
+  async function interruptUp(name: string, signal: NodeJS.Signals, posts = 4) {
+    slowCreates();
+    const enough = createsReached(posts);
+    const { run, harnessPid, hostPid, programPid } = await startUp(options(name));
     await enough;
     process.kill(harnessPid, signal);
     const result = await run.result;
@@ -208,19 +218,9 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const name = "progkill";
     const total = Object.values(COUNTS).reduce((a, b) => a + b, 0);
     slowCreates();
-    let seen = 0;
-    const posted = new Promise<void>((resolve) => {
-      mock.onRequest = (e) => {
-        if (e.method === "POST" && !e.path.includes("authenticate") && ++seen === 4) resolve();
-      };
-    });
+    const posted = createsReached(4);
     // Two steps at a time: most are still waiting to start when the program process dies.
-    const run = startHarness("up", options(name, { parallel: 2 }));
-    const harnessPid = run.child.pid as number;
-    started.push(harnessPid);
-    const hostPid = await waitForHost(harnessPid);
-    const programPid = await waitForProgram(harnessPid);
-    started.push(hostPid, programPid);
+    const { run, hostPid, programPid } = await startUp(options(name, { parallel: 2 }));
     await posted;
     process.kill(programPid, "SIGKILL");
     const result = await run.result;
@@ -261,18 +261,8 @@ describe("interrupted harness runs: pending operations, no process left behind, 
     const name = "crash";
     const stateDir = path.join(work, name);
     slowCreates();
-    let seen = 0;
-    const run = startHarness("up", options(name));
-    const harnessPid = run.child.pid as number;
-    started.push(harnessPid);
-    const hostPid = await waitForHost(harnessPid);
-    const programPid = await waitForProgram(harnessPid);
-    started.push(hostPid, programPid);
-    await new Promise<void>((resolve) => {
-      mock.onRequest = (e) => {
-        if (e.method === "POST" && ++seen === 3) resolve();
-      };
-    });
+    const { run, harnessPid, hostPid, programPid } = await startUp(options(name));
+    await createsReached(3, true);
     fs.rmSync(stateDir, { recursive: true, force: true });
     fs.writeFileSync(stateDir, "not a folder");
     const result = await run.result;

@@ -9,22 +9,11 @@ import { makeCipher } from "../harness/crypto";
 import { formatReport } from "../harness/format";
 import { fullConfigKey } from "../harness/project";
 import { SECRET_SIG, SIG_KEY } from "../harness/secrets";
+import type { Item } from "./programs/harness-basic";
 
 const programDir = path.join(__dirname, "programs", "harness-basic");
 const SECRET = "s3cr3t-do-not-leak";
 const DYNAMIC = "pulumi-nodejs:dynamic/harness:Obj";
-
-interface Item {
-  name: string;
-  key: string;
-  value?: string;
-  secret?: boolean;
-  refTo?: string;
-  generation?: number;
-  deleteBeforeReplace?: boolean;
-  dbrFromDiff?: boolean;
-  importId?: string;
-}
 
 /** A fresh stack: its own state file and object directory. */
 function stack() {

@@ -4,11 +4,36 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
+import type { MockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
-import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
-import { tempDir, useMockProvider } from "./support/fixtures";
+import { createChecked, engine } from "./support/engine";
+import { harnessConfig, tempDir, useMockProvider } from "./support/fixtures";
+
+/**
+ * Writes a printed program into `dir` as a Pulumi project named `name` and returns the options of a
+ * harness run of it against `mock`: the provider's credentials and the placeholders' values apart, as
+ * `pulumi config set --secret` keeps them.
+ */
+function adoptingProgram(
+  mock: MockServer,
+  dir: string,
+  name: string,
+  text: string,
+  placeholders: Record<string, string> = {},
+) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+  fs.writeFileSync(path.join(dir, "package.json"), `{"name": "${name}", "private": true}\n`);
+  fs.writeFileSync(path.join(dir, "index.ts"), text);
+  const { config, secretConfig } = harnessConfig(mock);
+  return {
+    programDir: dir,
+    stateFile: path.join(dir, "state.json"),
+    config,
+    secretConfig: { ...secretConfig, ...placeholders },
+  };
+}
 
 describe("import snippets", () => {
   const mock = useMockProvider();
@@ -93,20 +118,10 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     const kinds = ["AuthProvider", "CertificateRequestToken", "AuthPolicy", "Identity", "EdgeRouterPolicy"];
     const text = await importSnippets(context(), { kinds });
     assert.doesNotMatch(text, /adopt-secret-1|legacy-secret-2/);
-    fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(workdir, "package.json"), '{"name": "adopted", "private": true}\n');
-    fs.writeFileSync(path.join(workdir, "index.ts"), text);
-    const { "frontdoor:token": token, ...config } = mockConfig(mock);
-    const opts = {
-      programDir: workdir,
-      stateFile: path.join(workdir, "state.json"),
-      config,
-      secretConfig: {
-        "frontdoor:token": token,
-        ssoDataClientSecret: "adopt-secret-1",
-        legacyDataClientSecret: "legacy-secret-2",
-      },
-    };
+    const opts = adoptingProgram(mock, workdir, "adopted", text, {
+      ssoDataClientSecret: "adopt-secret-1",
+      legacyDataClientSecret: "legacy-secret-2",
+    });
     const first = await runHarness("up", opts);
     assert.equal(first.exitCode, 0, first.stderr + first.stdout);
     assert.deepEqual(first.report.summary, { import: 6 });
@@ -152,17 +167,7 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     assert.match(text, /new frontdoor\.ConfigType\("acme-proxy-v1"/);
     assert.doesNotMatch(text, /new frontdoor\.ConfigType\("(intercept|host)/);
     assert.match(text, /configTypeName: "intercept\.v1"/);
-    const dir = fs.mkdtempSync(path.join(workdir, "zt-"));
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted-zt\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(dir, "package.json"), '{"name": "adopted-zt", "private": true}\n');
-    fs.writeFileSync(path.join(dir, "index.ts"), text);
-    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
-    const opts = {
-      programDir: dir,
-      stateFile: path.join(dir, "state.json"),
-      config,
-      secretConfig: { "frontdoor:edgePassword": edgePassword },
-    };
+    const opts = adoptingProgram(mock, tempDir("zt-", workdir), "adopted-zt", text);
     const first = await runHarness("up", opts);
     assert.equal(first.exitCode, 0, first.stderr + first.stdout);
     assert.deepEqual(first.report.summary, { import: 6 });
@@ -174,16 +179,10 @@ describe("import snippets, adopted through the dynamic-provider host", function 
 
 describe("import snippets for edge routers, external JWT signers and posture checks", function () {
   this.timeout(120_000);
-  let mock: MockServer;
+  const mock = useMockProvider();
   let workdir: string;
-  before(async () => {
-    mock = await startMockServer();
-    await configureFor(mockConfig(mock));
-    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
-  });
-  after(async () => {
-    await mock.close();
-    fs.rmSync(workdir, { recursive: true, force: true });
+  before(() => {
+    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
   });
 
   it("prints declarations (no enrollment JWT) that the harness imports without a change", async () => {
@@ -214,16 +213,7 @@ describe("import snippets for edge routers, external JWT signers and posture che
     );
     assert.doesNotMatch(text, /enrollmentJwt|reEnrollmentTrigger/);
     assert.doesNotMatch(text, new RegExp(String(router.outs.enrollmentJwt)));
-    fs.writeFileSync(path.join(workdir, "Pulumi.yaml"), "name: adopted-edge\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(workdir, "package.json"), '{"name": "adopted-edge", "private": true}\n');
-    fs.writeFileSync(path.join(workdir, "index.ts"), text);
-    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
-    const opts = {
-      programDir: workdir,
-      stateFile: path.join(workdir, "state.json"),
-      config,
-      secretConfig: { "frontdoor:edgePassword": edgePassword },
-    };
+    const opts = adoptingProgram(mock, workdir, "adopted-edge", text);
     const first = await runHarness("up", opts);
     assert.equal(first.exitCode, 0, first.stderr + first.stdout);
     assert.deepEqual(first.report.summary, { import: 4 });
@@ -235,35 +225,14 @@ describe("import snippets for edge routers, external JWT signers and posture che
 
 describe("import snippets: references, filters and objects a stack already holds", function () {
   this.timeout(180_000);
-  let mock: MockServer;
+  const mock = useMockProvider({ frontdoor: { customFrontendReadyAfterMs: 50 } });
   let workdir: string;
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    await configureFor(mockConfig(mock));
-    workdir = fs.mkdtempSync(path.join(__dirname, "programs", ".work-import-"));
-  });
-  after(async () => {
-    await mock.close();
-    fs.rmSync(workdir, { recursive: true, force: true });
+  before(() => {
+    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
   });
 
-  const harnessOptions = (dir: string, text: string) => {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: adopted-refs\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(dir, "package.json"), '{"name": "adopted-refs", "private": true}\n');
-    fs.writeFileSync(path.join(dir, "index.ts"), text);
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
-    return {
-      programDir: dir,
-      stateFile: path.join(dir, "state.json"),
-      config,
-      secretConfig: {
-        "frontdoor:token": token,
-        "frontdoor:edgePassword": edgePassword,
-        ssoDataClientSecret: "refs-secret-1",
-      },
-    };
-  };
+  const harnessOptions = (dir: string, text: string) =>
+    adoptingProgram(mock, dir, "adopted-refs", text, { ssoDataClientSecret: "refs-secret-1" });
 
   it("refers to imported objects by variable, declares them first, and destroys in that order", async () => {
     // Made in an order the program must not copy: the identity and the frontdoor before what they use

@@ -7,10 +7,11 @@ import assert from "node:assert/strict";
 import { type MockServer, startMockServer } from "../mock/server";
 import { lookup } from "../provider/functions/lookups";
 import { createChecked, engine, testCa } from "./edge-support";
-import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { CONTROLLER_RELEASES, requirePeers } from "./peers/index";
+import { realEdgeConfig } from "./peers/controller";
+import { CONTROLLER_RELEASES } from "./peers/index";
 import { configureFor, mockConfig } from "./support/engine";
 import { MATRIX } from "./support/field-matrix";
+import { useController } from "./support/fixtures";
 
 const DUMMY = {
   services: ["svc-a", "svc-b"],
@@ -121,16 +122,10 @@ const TRICKY = [
 ];
 const MADE_ELSEWHERE = ["tab\there", "new\nline", "cr\rhere"];
 
-for (const { release, peer } of CONTROLLER_RELEASES) {
+for (const { release } of CONTROLLER_RELEASES) {
   describe(`Names ZitiQL must quote, on a real controller ${release}`, function () {
     this.timeout(300_000);
-    let ctrl: RealController;
-    before(async function () {
-      requirePeers(this, peer);
-      ctrl = await startController({ release });
-      await configureFor(realEdgeConfig(ctrl));
-    });
-    after(async () => ctrl?.stop());
+    const ctrl = useController({ provider: true, release });
 
     /** The provider's settings (keys without the `frontdoor:` namespace), as lookups take them. */
     const settings = () =>

@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { type MockServer, startMockServer } from "../mock/server";
 import { LOOKUP_KINDS, list, listName, lookup, lookupName } from "../provider/functions/lookups";
 import { nameFilter } from "../provider/http/edge";
 import { redact } from "../provider/redact";
@@ -14,26 +13,19 @@ import { resourceDefinitions } from "../provider/resources";
 import * as sdk from "../sdk";
 import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { EdgeClient as RawClient } from "./support/edgeClient";
-import { configureFor, createChecked, mockConfig } from "./support/engine";
+import { createChecked } from "./support/engine";
+import { edgeSettings, useMockProvider } from "./support/fixtures";
 
 describe("Edge lookups against the mock controller", function () {
   this.timeout(60_000);
-  let mock: MockServer;
+  const mock = useMockProvider();
   let settings: Record<string, string>;
   const made = new Map<string, { id: string; outs: Props }>();
 
   before(async () => {
-    mock = await startMockServer();
-    settings = {
-      edgeUrl: mock.url,
-      edgeUsername: mock.credentials.edgeUsername,
-      edgePassword: mock.credentials.edgePassword,
-      maxRetries: "1",
-    };
-    await configureFor(mockConfig(mock));
+    settings = edgeSettings(mock);
     for (const [kind, inputs] of edgeObjects("lk")) made.set(kind, await createChecked(kind, inputs));
   });
-  after(() => mock?.close());
   beforeEach(() => mock.clearLog());
 
   it("covers every Edge kind, in schema.json and in the SDK", () => {

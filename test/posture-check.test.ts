@@ -3,15 +3,7 @@
 // typeId change as a replacement, check-time errors naming the property, delete and 404-as-gone.
 import assert from "node:assert/strict";
 import type { Props } from "../provider/resource";
-import {
-  createChecked,
-  driftedProperties,
-  engine,
-  expectNoDrift,
-  importById,
-  refresh,
-  updateChecked,
-} from "./edge-support";
+import * as edge from "./edge-support";
 import { requestsTo, useMockProvider } from "./support/fixtures";
 
 const HASH = "a".repeat(128);
@@ -81,15 +73,15 @@ describe("PostureCheck", () => {
     const type = String(typeInputs.typeId);
     it(`${type}: create, refresh and import clean, update with PUT, exact drift, delete`, async () => {
       const inputs = { name: `pc-${type}`, roleAttributes: ["workstations", "laptops"], ...typeInputs };
-      const { id, outs } = await createChecked("PostureCheck", inputs);
+      const { id, outs } = await edge.createChecked("PostureCheck", inputs);
       const stored = mock.edge.get("posture-checks", id)!;
       assert.equal(stored.typeId, type);
       assert.equal(outs.version, 1);
-      await expectNoDrift("PostureCheck", id, outs, inputs);
-      await importById("PostureCheck", id, inputs);
+      await edge.expectNoDrift("PostureCheck", id, outs, inputs);
+      await edge.importById("PostureCheck", id, inputs);
 
       const news = { ...inputs, ...change, tags: { changed: true } };
-      const { diff, result } = await updateChecked("PostureCheck", id, outs, news);
+      const { diff, result } = await edge.updateChecked("PostureCheck", id, outs, news);
       assert.equal(diff.changes, true);
       assert.deepEqual(diff.replaces, []);
       assert.equal(requests("PUT", `/posture-checks/${id}`).length, 1);
@@ -97,53 +89,58 @@ describe("PostureCheck", () => {
       const updated = result!.outs as Props;
       assert.equal(updated.version, 2);
       for (const key of Object.keys(change)) assert.notDeepEqual(updated[key], outs[key], key);
-      await expectNoDrift("PostureCheck", id, updated, news);
+      await edge.expectNoDrift("PostureCheck", id, updated, news);
 
       // Behind its back: a role attribute and the type's own first field.
       const [field] = Object.keys(typeInputs).filter((k) => k !== "typeId");
       mock.edge.patch("posture-checks", id, { roleAttributes: ["intruders"], [field]: outs[field] });
       assert.deepEqual(
-        await driftedProperties("PostureCheck", id, updated, news),
+        await edge.driftedProperties("PostureCheck", id, updated, news),
         [field, "roleAttributes"].sort(),
       );
 
-      await engine.remove("PostureCheck", id, updated);
-      assert.equal((await refresh("PostureCheck", id, updated, news)).gone, true);
-      await engine.remove("PostureCheck", id, updated); // already gone: fine
+      await edge.engine.remove("PostureCheck", id, updated);
+      assert.equal((await edge.refresh("PostureCheck", id, updated, news)).gone, true);
+      await edge.engine.remove("PostureCheck", id, updated); // already gone: fine
     });
   }
 
   it("defaults and null-versus-empty are not drift; sets ignore order; a new typeId replaces", async () => {
     const inputs = { name: "pc-minimal-mfa", typeId: "MFA" };
-    const { id, outs } = await createChecked("PostureCheck", inputs);
+    const { id, outs } = await edge.createChecked("PostureCheck", inputs);
     assert.deepEqual(
       [outs.timeoutSeconds, outs.promptOnWake, outs.promptOnUnlock, outs.ignoreLegacyEndpoints],
       [-1, false, false, false],
     );
     mock.edge.patch("posture-checks", id, { roleAttributes: null, tags: null });
-    await expectNoDrift("PostureCheck", id, outs, inputs);
-    await importById("PostureCheck", id, inputs);
-    const replaced = await engine.diff(
+    await edge.expectNoDrift("PostureCheck", id, outs, inputs);
+    await edge.importById("PostureCheck", id, inputs);
+    const replaced = await edge.engine.diff(
       "PostureCheck",
       id,
       outs,
-      (await engine.check("PostureCheck", outs, { name: "pc-minimal-mfa", typeId: "DOMAIN", domains: ["x"] }))
-        .inputs,
+      (
+        await edge.engine.check("PostureCheck", outs, {
+          name: "pc-minimal-mfa",
+          typeId: "DOMAIN",
+          domains: ["x"],
+        })
+      ).inputs,
     );
     assert.deepEqual(replaced.replaces, ["typeId"]);
     assert.equal(replaced.deleteBeforeReplace, true);
-    await engine.remove("PostureCheck", id, outs);
+    await edge.engine.remove("PostureCheck", id, outs);
 
     const domains = { name: "pc-domains", typeId: "DOMAIN", domains: ["b.example", "a.example"] };
-    const made = await createChecked("PostureCheck", domains);
+    const made = await edge.createChecked("PostureCheck", domains);
     mock.edge.patch("posture-checks", made.id, { domains: ["a.example", "b.example"] });
-    await expectNoDrift("PostureCheck", made.id, made.outs, domains);
-    await engine.remove("PostureCheck", made.id, made.outs);
+    await edge.expectNoDrift("PostureCheck", made.id, made.outs, domains);
+    await edge.engine.remove("PostureCheck", made.id, made.outs);
   });
 
   it("rejects bad inputs at check time, naming the property of the type", async () => {
     const failures = async (inputs: Props) =>
-      (await engine.check("PostureCheck", {}, { name: "bad", ...inputs })).failures
+      (await edge.engine.check("PostureCheck", {}, { name: "bad", ...inputs })).failures
         .map((f) => f.property)
         .sort();
     assert.deepEqual(await failures({ typeId: "FIREWALL" }), ["typeId"]);
@@ -166,7 +163,7 @@ describe("PostureCheck", () => {
       "promptOnWake",
       "timeoutSeconds",
     ]);
-    const [reason] = (await engine.check("PostureCheck", {}, { name: "x", typeId: "MAC" })).failures;
+    const [reason] = (await edge.engine.check("PostureCheck", {}, { name: "x", typeId: "MAC" })).failures;
     assert.equal(reason.property, "macAddresses");
   });
 });

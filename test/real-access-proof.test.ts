@@ -3,19 +3,12 @@
 // enrolled with enrollIdentity (the controller signs their CSRs), certificate login to the client API,
 // and the services each one sees (test/access-proof-support.ts).
 import { proveAccess } from "./access-proof-support";
-import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { requirePeers } from "./peers/index";
+import { realEdgeConfig } from "./peers/controller";
+import { useController } from "./support/fixtures";
 
 describe("Real OpenZiti controller: enrolled identities see exactly the services their policies grant", function () {
   this.timeout(300_000);
-  let ctrl: RealController;
-  before(async function () {
-    requirePeers(this, "ziti");
-    ctrl = await startController();
-  });
-  after(async () => {
-    await ctrl?.stop();
-  });
+  const ctrl = useController();
 
   it("member of the Dial group sees the service, the outsider does not; destroy removes them", async () => {
     const { "frontdoor:edgePassword": edgePassword, ...config } = realEdgeConfig(ctrl);

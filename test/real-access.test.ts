@@ -7,22 +7,11 @@ import * as assert from "node:assert/strict";
 import { accessMatrix } from "../provider/audit/access";
 import { context } from "../provider/engine";
 import { createAccessProgram, disagreements } from "./access-support";
-import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { requirePeers } from "./peers/index";
-import { configureFor } from "./support/engine";
+import { useController } from "./support/fixtures";
 
 describe("Real OpenZiti controller: the access matrix agrees with the controller", function () {
   this.timeout(300_000);
-  let ctrl: RealController;
-
-  before(async function () {
-    requirePeers(this, "ziti");
-    ctrl = await startController();
-    await configureFor(realEdgeConfig(ctrl));
-  });
-  after(async () => {
-    await ctrl?.stop();
-  });
+  const ctrl = useController({ provider: true });
 
   it("5 services, 10 identities, #attr/@id/#all, AllOf/AnyOf, Dial/Bind, router policies, a posture check", async () => {
     const program = await createAccessProgram("acc-");

@@ -3,30 +3,20 @@
 // and the provider re-issues an enrollment without replacing the identity: opt-in once expired (the
 // refresh before that is clean), and with reEnrollmentTrigger after the identity enrolled.
 import assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import { enrollIdentity } from "../provider/functions/enrollment";
 import { enrollmentFacts } from "./enrollment-facts";
-import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { requirePeers } from "./peers/index";
+import { realEdgeConfig } from "./peers/controller";
 import { certificateLogin } from "./support/clientAccess";
 import { EdgeClient } from "./support/edgeClient";
 import { configureFor, createChecked, engine, updateChecked } from "./support/engine";
+import { useController, useMock } from "./support/fixtures";
 
 const KIND = "Identity";
 
 describe("Real OpenZiti controller: enrollment re-issue and enrollIdentity", function () {
   this.timeout(300_000);
-  let ctrl: RealController;
-  let mock: MockServer;
-  before(async function () {
-    requirePeers(this, "ziti");
-    ctrl = await startController();
-    mock = await startMockServer({ tls: true });
-  });
-  after(async () => {
-    await ctrl?.stop();
-    await mock?.close();
-  });
+  const ctrl = useController();
+  const mock = useMock({ tls: true });
   beforeEach(() => configureFor(realEdgeConfig(ctrl)));
 
   it("the enrollment endpoints answer alike on the controller and the mock", async () => {

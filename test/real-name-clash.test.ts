@@ -6,22 +6,11 @@
 // no duplicate), and refuses one that differs with an error naming its id and the import option.
 import assert from "node:assert/strict";
 import { createChecked, engine } from "./edge-support";
-import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { requirePeers } from "./peers/index";
-import { configureFor } from "./support/engine";
+import { useController } from "./support/fixtures";
 
 describe("Real OpenZiti controller: name clashes on create", function () {
   this.timeout(300_000);
-  let ctrl: RealController;
-
-  before(async function () {
-    requirePeers(this, "ziti");
-    ctrl = await startController();
-    await configureFor(realEdgeConfig(ctrl));
-  });
-  after(async () => {
-    await ctrl?.stop();
-  });
+  const ctrl = useController({ provider: true });
 
   /** Made by another admin, outside the provider. */
   async function makeElsewhere(collection: string, body: Record<string, unknown>): Promise<string> {

@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import type { HarnessOptions } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
+import { type RealController, realEdgeConfig, startController } from "../peers/controller";
+import { type ControllerRelease, controllerPeer, requirePeers } from "../peers/index";
 import { configureFor, mockConfig } from "./engine";
 
 /**
@@ -27,20 +29,58 @@ export function useMock(
     await server?.close();
     server = undefined;
   });
-  return new Proxy({} as MockServer, {
+  return standIn(() => server, "mock", "no mock server runs");
+}
+
+/** An object that stands for what `current()` holds while a describe's hooks keep it running. */
+function standIn<T extends object>(current: () => T | undefined, name: string, absent: string): T {
+  return new Proxy({} as T, {
     get(_target, key) {
       if (key === "then") return undefined; // not a promise
-      if (!server)
-        throw new Error(`mock.${String(key)} used while no mock server runs (outside its describe?)`);
-      const value = Reflect.get(server, key, server);
-      return typeof value === "function" ? value.bind(server) : value;
+      const target = current();
+      if (!target) throw new Error(`${name}.${String(key)} used while ${absent} (outside its describe?)`);
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * The real OpenZiti controller of the calling describe block (`ziti edge quickstart`, of `release` when
+ * given, else the default one): the suite skips
+ * loudly when the peer is not built (fails under FRONTDOOR_REQUIRE_PEERS=1), else the controller starts
+ * in `before`, with the provider's host entry points configured for it when `provider` is set, and
+ * stops in `after`.
+ */
+export function useController(
+  options: { provider?: boolean; release?: ControllerRelease } = {},
+): RealController {
+  let ctrl: RealController | undefined;
+  before(async function () {
+    requirePeers(this, options.release ? controllerPeer(options.release) : "ziti");
+    ctrl = await startController({ release: options.release });
+    if (options.provider) await configureFor(realEdgeConfig(ctrl));
+  });
+  after(async () => {
+    await ctrl?.stop();
+    ctrl = undefined;
+  });
+  return standIn(() => ctrl, "ctrl", "no controller runs");
 }
 
 /** A mock server with the provider's host entry points configured for it (engine-level tests). */
 export function useMockProvider(options: MockServerOptions = {}): MockServer {
   return useMock(options, (server) => configureFor(mockConfig(server)));
+}
+
+/** Settings of a direct Edge API client or lookup against `mock` (password login, one retry). */
+export function edgeSettings(mock: MockServer): Record<string, string> {
+  return {
+    edgeUrl: mock.url,
+    edgeUsername: mock.credentials.edgeUsername,
+    edgePassword: mock.credentials.edgePassword,
+    maxRetries: "1",
+  };
 }
 
 /** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */

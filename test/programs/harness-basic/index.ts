@@ -3,7 +3,8 @@
 // can check what the host really did (and in which order). What to declare comes from config `spec`.
 import * as pulumi from "@pulumi/pulumi";
 
-interface Item {
+/** One object the program declares (harness.test.ts builds its specs with this type). */
+export interface Item {
   name: string;
   key: string;
   value?: string;
