@@ -127,15 +127,18 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
       for (const m of made) {
         const out = path.join(stack.dir, `generated-${m.kind}.yaml`);
         const name = `${m.kind.toLowerCase()}-imported`;
+        // Flags first, then `--`: an OpenZiti id may begin with "-" (its alphabet has "-" and "_"),
+        // and the CLI would read such an id as a flag.
         const imported = await stack.run([
           "import",
-          `frontdoor:index:${m.kind}`,
-          name,
-          m.importId,
           "--yes",
           "--protect=false",
           "--out",
           out,
+          "--",
+          `frontdoor:index:${m.kind}`,
+          name,
+          m.importId,
         ]);
         outputs.push(imported);
         assert.equal(imported.code, 0, `import of ${m.kind} ${m.importId} failed:\n${imported.output}`);

@@ -285,7 +285,7 @@ describe("Real Pulumi CLI: every example", function () {
           // that every dynamic resource needs: the CLI refuses, and nothing changes.
           const first = custom[0];
           const imported = await stack.run(
-            ["import", String(first.type), "imported-copy", String(first.id), "--yes"],
+            ["import", "--yes", "--", String(first.type), "imported-copy", String(first.id)],
             { env },
           );
           assert.notEqual(
