@@ -214,7 +214,8 @@ function importText(name: string): string {
   const how =
     "The `pulumi import` command cannot import dynamic resources: adopt the object with the `import` resource " +
     "option and inputs that match it ([import guide](../../guides/import.md)); " +
-    `\`npx pulumi-frontdoor-import --kind ${name}\` prints the declaration for you.`;
+    `\`npx pulumi-frontdoor-import --kind ${name}\` prints the declaration for you. ` +
+    `With the [provider plugin](../../guides/native-plugin.md#import-with-the-cli): \`pulumi import -- frontdoor:index:${name} <name> <id>\`.`;
   if (api === "frontdoor")
     return `${how} The id is \`<frontdoorId>/<id>\`: the resource option \`{ import: "<frontdoorId>/<id>" }\` (a plain \`<id>\` means the frontdoor of \`frontdoorId\`, else \`frontdoor:frontdoorId\`).`;
   if (api === "edge")
