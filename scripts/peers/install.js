@@ -10,6 +10,7 @@
 //   pulumi-language-go            the CLI's Go language host (Go programs with the plugin's Go SDK)
 //   pulumi-frontdoor-sdkgen       our SDK generator over Pulumi's codegen (scripts/sdkgen; `npm run sdks`)
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
+// Then it generates the plugin's SDKs into sdk/native with the generator (scripts/sdks/generate.js).
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
 
@@ -197,6 +198,9 @@ function main() {
     `${JSON.stringify(Object.fromEntries(peers.map((p) => [p.name, p.version])), null, 2)}\n`,
   );
   log(`ready in ${binDir}`);
+  // Last, the plugin's SDKs from schema.json (sdk/native is a build product, not in git): quick when
+  // schema.json and the generator are unchanged since the last generation.
+  if (only.length === 0) require("../sdks/generate.js").ensure();
 }
 
 main();

@@ -1,5 +1,0 @@
-module frontdoor.local/sdk/go
-
-go 1.25
-
-require github.com/pulumi/pulumi/sdk/v3 v3.256.0
