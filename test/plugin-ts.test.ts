@@ -1,5 +1,5 @@
 // A TypeScript program over the provider plugin through the generated Node.js SDK (examples/ts-native,
-// importing pulumi-frontdoor-native, which `npm run build` compiles from sdk/native/nodejs), run by
+// importing pulumi-frontdoor-native, built from the generated sdk/native/nodejs by the fixture), run by
 // the real CLI and its Node.js language host: the scenario of test/support/sdkProgram.ts.
 import * as path from "node:path";
 import { REPO_ROOT } from "./peers/index";

@@ -8,8 +8,15 @@ import path from "node:path";
 import type { HarnessOptions } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
 import { type RealController, realEdgeConfig, startController } from "../peers/controller";
-import { type ControllerRelease, controllerPeer, requirePeers } from "../peers/index";
+import { type ControllerRelease, controllerPeer, PEERS_BIN, requirePeers } from "../peers/index";
 import { configureFor, mockConfig } from "./engine";
+import { skipBecause } from "./skip";
+
+// scripts/sdks/generate.js: the one code that generates sdk/native and builds the Node.js SDK.
+const sdks = require("../../scripts/sdks/generate.js") as {
+  generatorBuilt(): boolean;
+  ensure(): { regenerated: boolean; rebuilt: boolean };
+};
 
 /**
  * The mock server of the calling describe block: started in its `before` hook (then `setUp` runs),
@@ -66,6 +73,26 @@ export function useController(
     ctrl = undefined;
   });
   return standIn(() => ctrl, "ctrl", "no controller runs");
+}
+
+/**
+ * The plugin's generated SDKs (sdk/native, a build product, not in git) for the calling describe
+ * block: in its `before` hook they are regenerated when schema.json or the generator changed since
+ * they were generated, and the Node.js SDK (node_modules/pulumi-frontdoor-native) rebuilt when it was
+ * built from other sources. Without the generator peer (no Go) the suite skips, loudly, saying what
+ * goes unchecked (`unchecked`); under FRONTDOOR_REQUIRE_PEERS=1 that fails instead.
+ */
+export function useNativeSdks(unchecked = "the suite needs them"): void {
+  before(function () {
+    this.timeout(600_000);
+    if (!sdks.generatorBuilt())
+      skipBecause(
+        this,
+        `pulumi-frontdoor-sdkgen not built in ${PEERS_BIN} (run \`npm run peers\`; it needs Go 1.26), so ` +
+          `the plugin's SDKs (sdk/native) cannot be generated: ${unchecked}`,
+      );
+    sdks.ensure();
+  });
 }
 
 /** A mock server with the provider's host entry points configured for it (engine-level tests). */

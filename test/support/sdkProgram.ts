@@ -7,12 +7,14 @@
 // back; destroy; every secret value used (config, the provider-made enrollment JWT) looked for in
 // `pulumi stack export` and in everything the CLI printed.
 import assert from "node:assert/strict";
+import * as path from "node:path";
 import { type MockServer, startMockServer } from "../../mock/server";
 import type { CliResult, CliStack } from "../peers/cli";
 import { type RealController, startController } from "../peers/controller";
-import { type PeerName, requirePeers } from "../peers/index";
+import { type PeerName, REPO_ROOT, requirePeers } from "../peers/index";
 import { type Recorder, startRecorder } from "../peers/recorder";
 import { mockConfig } from "./engine";
+import { useNativeSdks } from "./fixtures";
 import { pluginStack } from "./plugin";
 
 export interface SdkProgram {
@@ -34,6 +36,8 @@ const EDGE = ["identities", "services", "service-policies"] as const;
 export function describeSdkProgram(program: SdkProgram): void {
   describe(program.title, function () {
     this.timeout(1_200_000);
+    // The program imports the generated SDK of its language (sdk/native, generated from schema.json).
+    useNativeSdks(`${path.relative(REPO_ROOT, program.programDir)} is not run`);
     let mock: MockServer;
     let ctrl: RealController;
     let recorder: Recorder;
