@@ -100,45 +100,35 @@ describe("the plugin's generated SDKs (sdk/native)", function () {
 
     it("would notice an SDK that disagrees with schema.json (the comparison itself)", () => {
       const declared = declaredArgs(path.join(NATIVE, "nodejs"));
-      const changed = (change: (s: any) => void) => {
+      const identity = (s: any) => s.resources["frontdoor:index:Identity"];
+      // Each change of a copy of the schema, and what the comparison must then report.
+      const cases: [(s: any) => void, string[]][] = [
+        [
+          (s) => Object.assign(identity(s).inputProperties, { nickname: { type: "string" } }),
+          ["IdentityArgs: schema inputs missing from the SDK: nickname"],
+        ],
+        [(s) => identity(s).requiredInputs.push("isAdmin"), ["IdentityArgs.isAdmin: required in the schema"]],
+        [
+          (s) => Object.assign(identity(s).inputProperties, { isAdmin: { type: "string" } }),
+          ["IdentityArgs.isAdmin: type pulumi.Input<boolean | undefined> lacks string"],
+        ],
+        [
+          (s) => delete s.types["frontdoor:index:IdentityEnrollment"].properties.ott,
+          ["IdentityEnrollmentArgs: SDK properties the schema does not have: ott"],
+        ],
+        [
+          (s) => delete s.functions["frontdoor:index:getTopTalkers"],
+          [
+            "GetTopTalkersArgs: declared by the SDK, not an input of the schema",
+            "GetTopTalkersOutputArgs: declared by the SDK, not an input of the schema",
+          ],
+        ],
+      ];
+      for (const [change, expected] of cases) {
         const copy = structuredClone(schema);
         change(copy);
-        return argsMismatches(copy, declared);
-      };
-      const identity = (s: any) => s.resources["frontdoor:index:Identity"];
-      assert.deepEqual(
-        changed((s) => {
-          identity(s).inputProperties.nickname = { type: "string" };
-        }),
-        ["IdentityArgs: schema inputs missing from the SDK: nickname"],
-      );
-      assert.deepEqual(
-        changed((s) => {
-          identity(s).requiredInputs.push("isAdmin");
-        }),
-        ["IdentityArgs.isAdmin: required in the schema"],
-      );
-      assert.deepEqual(
-        changed((s) => {
-          identity(s).inputProperties.isAdmin = { type: "string" };
-        }),
-        ["IdentityArgs.isAdmin: type pulumi.Input<boolean | undefined> lacks string"],
-      );
-      assert.deepEqual(
-        changed((s) => {
-          delete s.types["frontdoor:index:IdentityEnrollment"].properties.ott;
-        }),
-        ["IdentityEnrollmentArgs: SDK properties the schema does not have: ott"],
-      );
-      assert.deepEqual(
-        changed((s) => {
-          delete s.functions["frontdoor:index:getTopTalkers"];
-        }),
-        [
-          "GetTopTalkersArgs: declared by the SDK, not an input of the schema",
-          "GetTopTalkersOutputArgs: declared by the SDK, not an input of the schema",
-        ],
-      );
+        assert.deepEqual(argsMismatches(copy, declared), expected);
+      }
     });
 
     it("compiles with tsc and exports every resource kind and function of the schema", () => {
