@@ -115,18 +115,18 @@ export class PostureCheck extends pulumi.CustomResource {
                 throw new Error("Missing required property 'typeId'");
             }
             resourceInputs["domains"] = args?.domains;
-            resourceInputs["ignoreLegacyEndpoints"] = (args?.ignoreLegacyEndpoints) ?? false;
+            resourceInputs["ignoreLegacyEndpoints"] = args?.ignoreLegacyEndpoints;
             resourceInputs["macAddresses"] = args?.macAddresses;
             resourceInputs["name"] = args?.name;
             resourceInputs["operatingSystems"] = args?.operatingSystems;
             resourceInputs["process"] = args?.process;
             resourceInputs["processes"] = args?.processes;
-            resourceInputs["promptOnUnlock"] = (args?.promptOnUnlock) ?? false;
-            resourceInputs["promptOnWake"] = (args?.promptOnWake) ?? false;
+            resourceInputs["promptOnUnlock"] = args?.promptOnUnlock;
+            resourceInputs["promptOnWake"] = args?.promptOnWake;
             resourceInputs["roleAttributes"] = args?.roleAttributes;
-            resourceInputs["semantic"] = (args?.semantic) ?? "AllOf";
+            resourceInputs["semantic"] = args?.semantic;
             resourceInputs["tags"] = args?.tags;
-            resourceInputs["timeoutSeconds"] = (args?.timeoutSeconds) ?? -1;
+            resourceInputs["timeoutSeconds"] = args?.timeoutSeconds;
             resourceInputs["typeId"] = args?.typeId;
             resourceInputs["version"] = undefined /*out*/;
         } else {

@@ -61,21 +61,6 @@ func NewPostureCheck(ctx *pulumi.Context,
 	if args.TypeId == nil {
 		return nil, errors.New("invalid value for required argument 'TypeId'")
 	}
-	if args.IgnoreLegacyEndpoints == nil {
-		args.IgnoreLegacyEndpoints = pulumi.BoolPtr(false)
-	}
-	if args.PromptOnUnlock == nil {
-		args.PromptOnUnlock = pulumi.BoolPtr(false)
-	}
-	if args.PromptOnWake == nil {
-		args.PromptOnWake = pulumi.BoolPtr(false)
-	}
-	if args.Semantic == nil {
-		args.Semantic = pulumi.StringPtr("AllOf")
-	}
-	if args.TimeoutSeconds == nil {
-		args.TimeoutSeconds = pulumi.IntPtr(-1)
-	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"typeId",
 	})

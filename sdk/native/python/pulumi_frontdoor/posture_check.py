@@ -57,8 +57,6 @@ class PostureCheckArgs:
         pulumi.set(__self__, "type_id", type_id)
         if domains is not None:
             pulumi.set(__self__, "domains", domains)
-        if ignore_legacy_endpoints is None:
-            ignore_legacy_endpoints = False
         if ignore_legacy_endpoints is not None:
             pulumi.set(__self__, "ignore_legacy_endpoints", ignore_legacy_endpoints)
         if mac_addresses is not None:
@@ -69,24 +67,16 @@ class PostureCheckArgs:
             pulumi.set(__self__, "process", process)
         if processes is not None:
             pulumi.set(__self__, "processes", processes)
-        if prompt_on_unlock is None:
-            prompt_on_unlock = False
         if prompt_on_unlock is not None:
             pulumi.set(__self__, "prompt_on_unlock", prompt_on_unlock)
-        if prompt_on_wake is None:
-            prompt_on_wake = False
         if prompt_on_wake is not None:
             pulumi.set(__self__, "prompt_on_wake", prompt_on_wake)
         if role_attributes is not None:
             pulumi.set(__self__, "role_attributes", role_attributes)
-        if semantic is None:
-            semantic = 'AllOf'
         if semantic is not None:
             pulumi.set(__self__, "semantic", semantic)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
-        if timeout_seconds is None:
-            timeout_seconds = -1
         if timeout_seconds is not None:
             pulumi.set(__self__, "timeout_seconds", timeout_seconds)
 
@@ -348,8 +338,6 @@ class PostureCheck(pulumi.CustomResource):
             __props__ = PostureCheckArgs.__new__(PostureCheckArgs)
 
             __props__.__dict__["domains"] = domains
-            if ignore_legacy_endpoints is None:
-                ignore_legacy_endpoints = False
             __props__.__dict__["ignore_legacy_endpoints"] = ignore_legacy_endpoints
             __props__.__dict__["mac_addresses"] = mac_addresses
             if name is None and not opts.urn:
@@ -358,19 +346,11 @@ class PostureCheck(pulumi.CustomResource):
             __props__.__dict__["operating_systems"] = operating_systems
             __props__.__dict__["process"] = process
             __props__.__dict__["processes"] = processes
-            if prompt_on_unlock is None:
-                prompt_on_unlock = False
             __props__.__dict__["prompt_on_unlock"] = prompt_on_unlock
-            if prompt_on_wake is None:
-                prompt_on_wake = False
             __props__.__dict__["prompt_on_wake"] = prompt_on_wake
             __props__.__dict__["role_attributes"] = role_attributes
-            if semantic is None:
-                semantic = 'AllOf'
             __props__.__dict__["semantic"] = semantic
             __props__.__dict__["tags"] = tags
-            if timeout_seconds is None:
-                timeout_seconds = -1
             __props__.__dict__["timeout_seconds"] = timeout_seconds
             if type_id is None and not opts.urn:
                 raise TypeError("Missing required property 'type_id'")
