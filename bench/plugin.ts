@@ -1,10 +1,10 @@
 // The provider plugin beside the dynamic provider (issue 20, item 7): the same up / preview --refresh /
 // destroy of N Edge services on the real controller through the real CLI, in one run, rounds
-// interleaved: the dynamic provider from TypeScript (bench/programs/edge-many) and the plugin
-// (bin/plugin/pulumi-resource-frontdoor, first on PATH) from YAML (a program of N resources written
+// interleaved: the dynamic provider from TypeScript (bench/programs/edge-many), and the plugin
+// (bin/plugin/pulumi-resource-frontdoor, first on PATH) from TypeScript (the same program over the
+// generated Node.js SDK, pulumi-frontdoor-native) and from YAML (a program of N resources written
 // here: YAML has no loops). Each also with 0 resources: the CLI's fixed start-up for that language and
 // provider, measured separately; the per-service cost is N minus 0 inside a round.
-// The plugin from TypeScript needs the generated Node.js SDK (another branch): not measured here.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { realEdgeConfig, startController } from "../test/peers/controller";
@@ -36,12 +36,29 @@ export function yamlProgram(count: number, prefix: string): string {
   ].join("\n");
 }
 
-type Variant = "dynamic" | "plugin (YAML)";
+const VARIANTS = ["dynamic", "plugin (TypeScript)", "plugin (YAML)"] as const;
+type Variant = (typeof VARIANTS)[number];
+const PREFIXES: Record<Variant, string> = {
+  dynamic: "dyn",
+  "plugin (TypeScript)": "ts",
+  "plugin (YAML)": "yaml",
+};
+
+/** edge-many over the plugin: the same program, importing the generated SDK instead of the dynamic one. */
+export function nativeProgram(dir: string): void {
+  const file = path.join(dir, "index.ts");
+  const text = fs.readFileSync(file, "utf8");
+  const native = text.replace('from "pulumi-frontdoor";', 'from "pulumi-frontdoor-native";');
+  if (native === text) throw new Error(`${file} does not import pulumi-frontdoor`);
+  fs.writeFileSync(file, native);
+}
 
 export async function pluginBenchmark(options: { size: number; repeats: number }): Promise<string> {
   const missing = [...missingPeers(), ...(peerPath("pulumi-language-yaml") ? [] : ["pulumi-language-yaml"])];
   if (!fs.existsSync(path.join(PLUGIN_BIN, "pulumi-resource-frontdoor")))
     missing.push("bin/plugin (npm run build)");
+  if (!fs.existsSync(path.join(__dirname, "..", "node_modules", "pulumi-frontdoor-native", "package.json")))
+    missing.push("pulumi-frontdoor-native (npm run build)");
   if (missing.length) return `plugin rows SKIPPED: ${missing.join(", ")} not built`;
   const started = loadavg();
   const stacks = new Stacks();
@@ -56,16 +73,16 @@ export async function pluginBenchmark(options: { size: number; repeats: number }
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(count, prefix));
     };
     const stackOf = async (variant: Variant, count: number) => {
-      const prefix = `plugin-bench-${variant === "dynamic" ? "dyn" : "yaml"}${count}`;
-      if (variant === "dynamic")
-        return stacks.make(EDGE_MANY, `dyn${count}`, {
-          ...real,
-          config: { ...real.config, count: String(count), prefix },
-        });
-      return stacks.make(EDGE_MANY, `yaml${count}`, { ...real, env }, yaml(count, prefix));
+      const name = `${PREFIXES[variant]}${count}`;
+      const prefix = `plugin-bench-${name}`;
+      const config = { ...real.config, count: String(count), prefix };
+      if (variant === "dynamic") return stacks.make(EDGE_MANY, name, { ...real, config });
+      if (variant === "plugin (TypeScript)")
+        return stacks.make(EDGE_MANY, name, { ...real, config, env }, nativeProgram);
+      return stacks.make(EDGE_MANY, name, { ...real, env }, yaml(count, prefix));
     };
     const variants: [Variant, 0 | "N", Awaited<ReturnType<typeof stackOf>>][] = [];
-    for (const variant of ["dynamic", "plugin (YAML)"] as Variant[])
+    for (const variant of VARIANTS)
       for (const count of [0, options.size])
         variants.push([variant, count ? "N" : 0, await stackOf(variant, count)]);
     for (let round = 0; round < options.repeats; round++) {
@@ -95,7 +112,7 @@ export async function pluginBenchmark(options: { size: number; repeats: number }
     `| provider, part | ${commands.join(" | ")} |`,
     `|---|${commands.map(() => "---").join("|")}|`,
   ];
-  for (const variant of ["dynamic", "plugin (YAML)"] as Variant[]) {
+  for (const variant of VARIANTS) {
     lines.push(
       `| ${variant}: CLI start-up (0 resources) | ${commands.map((c) => cell(variant, c, "start")).join(" | ")} |`,
     );

@@ -136,6 +136,15 @@ function membersOf(node: JsonSchema, root: JsonSchema = node) {
     }
   }
   const required = [...properties.keys()].filter((name) => all.every((v) => v.required?.includes(name)));
+  // A default of a field that only some members have (an MFA posture check's timeoutSeconds) is that
+  // member's: stated in the schema, the generated SDKs would send it for every member (a MAC check
+  // too), which the provider refuses as an unknown property. The description still says it.
+  for (const [name, nodes] of properties)
+    if (nodes.length < all.length)
+      properties.set(
+        name,
+        nodes.map(({ default: _, ...node }) => node),
+      );
   return { properties, required, root };
 }
 

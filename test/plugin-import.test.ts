@@ -1,8 +1,10 @@
-// The CLI's own import, with the provider plugin, into a YAML program: existing objects of every kind
-// (Frontdoor kinds on the mock, Edge kinds on the real controller) imported
+// The CLI's own import, with the provider plugin, into a program in each language the CLI writes
+// (test/support/plugin-languages.ts: YAML, and TypeScript over the generated Node.js SDK): existing
+// objects of every kind (Frontdoor kinds on the mock, Edge kinds on the real controller), made once per
+// language, imported
 // - one by one: `pulumi import frontdoor:index:<Kind> <name> <id>` (Frontdoor ids `<frontdoorId>/<id>`);
 // - all at once: `pulumi import --file` with the file `pulumi-frontdoor-import --import-file` writes;
-// the CLI writes the YAML program, which then previews with no changes. A KeyPair (it exists only in a
+// the CLI writes the program, which then previews with no changes. A KeyPair (it exists only in a
 // state) is refused with the reason. State and CLI output hold no secret value in plain text.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -17,15 +19,14 @@ import { type RealController, realEdgeConfig, startController } from "./peers/co
 import { requirePeers } from "./peers/index";
 import { edgeObjects } from "./support/edge-objects";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
-import { addGeneratedResources, assertPluginBuilt, pluginStack } from "./support/plugin";
+import { assertPluginBuilt, pluginStack } from "./support/plugin";
+import { PLUGIN_LANGUAGES, type PluginLanguage } from "./support/plugin-languages";
 
 const ROOT = path.resolve(__dirname, "..");
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
-const EMPTY = path.join(ROOT, "test", "programs", "yaml-empty");
-const PREFIX = "plugin-import";
-const SSO_SECRET = "plugin-import-sso-secret-3141";
 
 interface Made {
+  language: PluginLanguage["name"];
   kind: string;
   /** The id `pulumi import` takes. */
   importId: string;
@@ -33,17 +34,17 @@ interface Made {
   outs: Props;
 }
 
-describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () {
+describe("Real Pulumi CLI: import with the provider plugin (YAML, TypeScript)", function () {
   this.timeout(900_000);
   let mock: MockServer;
   let ctrl: RealController;
   const made: Made[] = [];
-  const madeSecrets: string[] = [SSO_SECRET];
+  const madeSecrets: string[] = [];
   let config: Record<string, string> = {};
   let secretConfig: Record<string, string> = {};
 
   before(async function () {
-    requirePeers(this, "pulumi", "pulumi-language-yaml", "ziti");
+    requirePeers(this, "pulumi", "ziti", ...PLUGIN_LANGUAGES.flatMap((l) => l.peers));
     assertPluginBuilt();
     mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
     ctrl = await startController();
@@ -57,13 +58,21 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
     const { "frontdoor:token": token, "frontdoor:edgePassword": password, ...plain } = settings;
     config = plain;
     secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": password };
-    // The objects to import exist before any stack: made through the provider's engine in this process.
+    // The objects to import exist before any stack: made through the provider's engine in this process,
+    // one set per language (names prefixed with it).
     await configureFor(settings);
+    for (const language of PLUGIN_LANGUAGES) await makeObjects(language.name);
+  });
+
+  const makeObjects = async (language: PluginLanguage["name"]) => {
+    const PREFIX = prefixOf(language);
+    const SSO_SECRET = `${PREFIX}-sso-secret-3141`;
+    madeSecrets.push(SSO_SECRET);
     const fd = mock.credentials.frontdoorId;
     const add = async (kind: string, inputs: Props) => {
       const { id, outs } = await createChecked(kind, inputs);
       const api = resourceDefinitions.find((d) => d.kind === kind)!.api;
-      made.push({ kind, id, outs, importId: api === "frontdoor" ? `${fd}/${id}` : id });
+      made.push({ language, kind, id, outs, importId: api === "frontdoor" ? `${fd}/${id}` : id });
       return { id, outs };
     };
     await add("AuthProvider", {
@@ -84,8 +93,12 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
       if (typeof object.outs.enrollmentJwt === "string") madeSecrets.push(object.outs.enrollmentJwt);
     }
     const kinds = resourceDefinitions.filter((d) => d.api !== "none").map((d) => d.kind);
-    assert.deepEqual([...new Set(made.map((m) => m.kind))].sort(), kinds.sort(), "one object of every kind");
-  });
+    assert.deepEqual(
+      [...new Set(madeFor(language).map((m) => m.kind))].sort(),
+      kinds.sort(),
+      "one object of every kind",
+    );
+  };
 
   after(async () => {
     // Whatever a failed test left: removed through the engine (gone already is fine).
@@ -93,6 +106,10 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
     mock?.close();
     await ctrl?.stop();
   });
+
+  const prefixOf = (language: PluginLanguage["name"]) =>
+    `plugin-import-${language === "YAML" ? "yaml" : "ts"}`;
+  const madeFor = (language: PluginLanguage["name"]) => made.filter((m) => m.language === language);
 
   const scan = async (stack: CliStack, outputs: CliResult[]) => {
     const exported = JSON.stringify(await stack.exportState());
@@ -104,14 +121,16 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
   };
 
   /** Every object in the state, with one (default) provider: `pulumi import <type>` names no version. */
-  const assertAllImported = async (stack: CliStack) => {
+  const assertAllImported = async (stack: CliStack, language: PluginLanguage["name"]) => {
     const state = await stack.exportState();
     const custom = state.deployment.resources.filter(
       (r: any) => r.custom && r.type !== "pulumi:providers:frontdoor",
     );
     assert.deepEqual(
       custom.map((r: any) => `${r.type} ${r.id}`).sort(),
-      made.map((m) => `frontdoor:index:${m.kind} ${m.id}`).sort(),
+      madeFor(language)
+        .map((m) => `frontdoor:index:${m.kind} ${m.id}`)
+        .sort(),
       "every object is in the state, under its plain id",
     );
     assert.equal(
@@ -120,45 +139,46 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
     );
   };
 
-  it("`pulumi import frontdoor:index:<Kind> <name> <id>` for every kind writes a program that previews with no changes", async () => {
-    const stack = await pluginStack(EMPTY, { config, secretConfig });
+  const importEach = async (language: PluginLanguage) => {
+    const stack = await pluginStack(language.emptyProgram, { config, secretConfig });
     const outputs: CliResult[] = [];
     try {
-      for (const m of made) {
-        const out = path.join(stack.dir, `generated-${m.kind}.yaml`);
+      for (const m of madeFor(language.name)) {
+        const out = path.join(stack.dir, `${m.kind}-${language.generatedFile}`);
         const name = `${m.kind.toLowerCase()}-imported`;
         // Flags first, then `--`: an OpenZiti id may begin with "-" (its alphabet has "-" and "_"),
         // and the CLI would read such an id as a flag.
-        const imported = await stack.run([
-          "import",
-          "--yes",
-          "--protect=false",
-          "--out",
-          out,
-          "--",
-          `frontdoor:index:${m.kind}`,
-          name,
-          m.importId,
-        ]);
+        const imported = await stack.run(
+          [
+            "import",
+            "--yes",
+            "--protect=false",
+            "--out",
+            out,
+            "--",
+            `frontdoor:index:${m.kind}`,
+            name,
+            m.importId,
+          ],
+          { env: language.importEnv },
+        );
         outputs.push(imported);
         assert.equal(imported.code, 0, `import of ${m.kind} ${m.importId} failed:\n${imported.output}`);
         const generated = fs.readFileSync(out, "utf8");
-        assert.match(generated, new RegExp(`type: frontdoor:(index:)?${m.kind}\\b`));
+        assert.match(generated, language.declares(m.kind));
         if (m.kind === "AuthProvider")
-          assert.match(
-            generated,
-            /client_secret:\s*\n\s*fn::secret:/,
-            "the secret read is marked secret in the program",
-          );
-        addGeneratedResources(stack.dir, generated);
+          assert.match(generated, language.secretMark, "the secret read is marked secret in the program");
+        language.addGenerated(stack.dir, generated);
       }
       // A KeyPair exists only in the state that made it: refused, saying why.
-      const keyPair = await stack.run(["import", "frontdoor:index:KeyPair", "kp", "0123abcd", "--yes"]);
+      const keyPair = await stack.run(["import", "frontdoor:index:KeyPair", "kp", "0123abcd", "--yes"], {
+        env: language.importEnv,
+      });
       outputs.push(keyPair);
       assert.notEqual(keyPair.code, 0);
       assert.match(keyPair.output, /a KeyPair cannot be imported: its private key exists only in the state/);
 
-      await assertAllImported(stack);
+      await assertAllImported(stack, language.name);
       const preview = await stack.run(["preview", "--expect-no-changes", "--diff"]);
       outputs.push(preview);
       assert.equal(preview.code, 0, `the generated program is not what was imported:\n${preview.output}`);
@@ -166,10 +186,10 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
     } finally {
       await stack.dispose(); // the objects stay, for the next test
     }
-  });
+  };
 
-  it("`pulumi import --file` with the file of `pulumi-frontdoor-import --import-file`; destroy removes them all", async () => {
-    const stack = await pluginStack(EMPTY, { config, secretConfig });
+  const importFile = async (language: PluginLanguage) => {
+    const stack = await pluginStack(language.emptyProgram, { config, secretConfig });
     const outputs: CliResult[] = [];
     try {
       const file = path.join(stack.dir, "import.json");
@@ -181,7 +201,7 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
           "--import-file",
           file,
           "--name",
-          `${PREFIX}*`,
+          `${prefixOf(language.name)}-*`,
         ],
         {
           env: {
@@ -198,7 +218,7 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
       );
       const entries = JSON.parse(fs.readFileSync(file, "utf8")).resources as any[];
       // Every listable object (a custom frontend has no name to match, and its list is not documented).
-      const listable = made.filter((m) => m.kind !== "CustomFrontend");
+      const listable = madeFor(language.name).filter((m) => m.kind !== "CustomFrontend");
       assert.deepEqual(
         entries.map((e) => `${e.type} ${e.id}`).sort(),
         listable.map((m) => `frontdoor:index:${m.kind} ${m.importId}`).sort(),
@@ -206,11 +226,13 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
       );
       assert.ok(entries.every((e) => e.version === VERSION && /^[a-z0-9-]+$/.test(e.name)));
 
-      const out = path.join(stack.dir, "generated.yaml");
-      const imported = await stack.run(["import", "--file", file, "--yes", "--protect=false", "--out", out]);
+      const out = path.join(stack.dir, language.generatedFile);
+      const imported = await stack.run(["import", "--file", file, "--yes", "--protect=false", "--out", out], {
+        env: language.importEnv,
+      });
       outputs.push(imported);
       assert.equal(imported.code, 0, imported.output);
-      addGeneratedResources(stack.dir, fs.readFileSync(out, "utf8"));
+      language.addGenerated(stack.dir, fs.readFileSync(out, "utf8"));
       const fileImported = (await stack.exportState()).deployment.resources.filter(
         (r: any) => r.custom && r.type !== "pulumi:providers:frontdoor",
       );
@@ -257,5 +279,12 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML)", function () 
     } finally {
       await stack.dispose();
     }
-  });
+  };
+
+  for (const language of PLUGIN_LANGUAGES) {
+    it(`${language.name}: \`pulumi import frontdoor:index:<Kind> <name> <id>\` for every kind writes a program that previews with no changes`, () =>
+      importEach(language));
+    it(`${language.name}: \`pulumi import --file\` with the file of \`pulumi-frontdoor-import --import-file\`; destroy removes them all`, () =>
+      importFile(language));
+  }
 });

@@ -1,9 +1,10 @@
 // Moving a stack from the dynamic provider to the provider plugin, with the real CLI, without recreating
 // anything: the TypeScript example examples/frontdoor-basic is up on the dynamic provider; then, in the
 // same stack, as docs/guides/native-plugin.md says: export the state, `pulumi-frontdoor-import
-// --from-state ... --import-file ...`, the program becomes a plugin program (YAML here), `pulumi import
-// --file`, the dynamic resources forgotten with the `pulumi state delete` lines the tool printed. Then
-// the stack shows no changes, and the mock's request log proves no object was created or deleted.
+// --from-state ... --import-file ...`, the program becomes a plugin program (YAML, or TypeScript over
+// the generated Node.js SDK: test/support/plugin-languages.ts), `pulumi import --file` writes it, the
+// dynamic resources forgotten with the `pulumi state delete` lines the tool printed. Then the stack
+// shows no changes, and the mock's request log proves no object was created or deleted.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -12,7 +13,8 @@ import { promisify } from "node:util";
 import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers/index";
 import { EXAMPLES } from "./support/examples";
-import { addGeneratedResources, assertPluginBuilt, pluginStack } from "./support/plugin";
+import { assertPluginBuilt, pluginStack } from "./support/plugin";
+import { PLUGIN_LANGUAGES, type PluginLanguage } from "./support/plugin-languages";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECRETS = {
@@ -30,14 +32,14 @@ describe("Real Pulumi CLI: a dynamic-provider stack moved to the provider plugin
       "pulumi",
       "pulumi-language-nodejs",
       "pulumi-resource-pulumi-nodejs",
-      "pulumi-language-yaml",
+      ...PLUGIN_LANGUAGES.flatMap((l) => l.peers),
     );
     assertPluginBuilt();
     mock = await startMockServer();
   });
   after(() => mock?.close());
 
-  it("examples/frontdoor-basic: same objects, same names, no create or delete, then no changes", async () => {
+  const migrate = async (language: PluginLanguage) => {
     const stack = await pluginStack(path.join(EXAMPLES, "frontdoor-basic"), {
       config: { "frontdoor:apiUrl": mock.url, "frontdoor:frontdoorId": mock.credentials.frontdoorId },
       secretConfig: { "frontdoor:token": mock.credentials.frontdoorToken, ...SECRETS },
@@ -61,14 +63,17 @@ describe("Real Pulumi CLI: a dynamic-provider stack moved to the provider plugin
         "--import-file",
         importFile,
       ]);
-      // The program now uses the plugin: same project, same stack and config, YAML.
-      fs.writeFileSync(path.join(stack.dir, "Pulumi.yaml"), "name: frontdoor-basic\nruntime: yaml\n");
-      const generated = path.join(stack.dir, "generated.yaml");
+      // The program now uses the plugin: same project, same stack and config, in the language.
+      language.emptyInPlace(stack.dir, "frontdoor-basic");
+      const generated = path.join(stack.dir, language.generatedFile);
       outputs.push(
-        (await stack.ok(["import", "--file", importFile, "--yes", "--protect=false", "--out", generated]))
-          .output,
+        (
+          await stack.ok(["import", "--file", importFile, "--yes", "--protect=false", "--out", generated], {
+            env: language.importEnv,
+          })
+        ).output,
       );
-      addGeneratedResources(stack.dir, fs.readFileSync(generated, "utf8"));
+      language.addGenerated(stack.dir, fs.readFileSync(generated, "utf8"));
       const forget = [...tool.stderr.matchAll(/pulumi state delete --yes '([^']+)'/g)].map((m) => m[1]);
       assert.deepEqual(
         forget.slice(0, 2).sort(),
@@ -113,5 +118,9 @@ describe("Real Pulumi CLI: a dynamic-provider stack moved to the provider plugin
       await stack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
       await stack.dispose();
     }
-  });
+  };
+
+  for (const language of PLUGIN_LANGUAGES)
+    it(`examples/frontdoor-basic to ${language.name}: same objects, same names, no create or delete, then no changes`, () =>
+      migrate(language));
 });

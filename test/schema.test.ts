@@ -8,6 +8,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { resourceDefinitions } from "../provider/resources";
 import { buildSchema } from "../provider/schema";
 import { secretPaths } from "../provider/shape";
+import { edgeObjects } from "./support/edge-objects";
 
 const root = path.resolve(__dirname, "..");
 const committed = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
@@ -47,5 +48,24 @@ describe("schema.json", () => {
     assert.equal(committed.config.variables.token.secret, true);
     const authProvider = resourceDefinitions.find((d) => d.kind === "AuthProvider")!;
     assert.deepEqual(secretPaths(authProvider.inputs).sort(), ["data.api_key", "data.client_secret"]);
+  });
+
+  it("states only defaults that every variant accepts: the generated SDKs send them whatever the variant", () => {
+    // One valid object of each Edge kind (a MAC posture check among them), with the schema's defaults
+    // filled in as a generated SDK does: the provider's inputs must still accept it.
+    for (const [kind, inputs] of edgeObjects("schema-defaults")) {
+      const spec = committed.resources[`frontdoor:index:${kind}`].inputProperties;
+      const defaults = Object.fromEntries(
+        Object.entries(spec).flatMap(([name, p]: [string, any]) =>
+          "default" in p ? [[name, p.default]] : [],
+        ),
+      );
+      const def = resourceDefinitions.find((d) => d.kind === kind)!;
+      const parsed = def.inputs.safeParse({ ...defaults, ...inputs });
+      assert.ok(
+        parsed.success,
+        `${kind} with the schema's defaults ${JSON.stringify(defaults)}: ${parsed.error}`,
+      );
+    }
   });
 });

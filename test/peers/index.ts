@@ -6,6 +6,8 @@ import { skipBecause } from "../support/skip";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
+/** pulumi-language-nodejs-programgen under the name the CLI runs: first on PATH for `pulumi import --out x.ts`. */
+export const PROGRAMGEN_BIN = path.join(REPO_ROOT, ".peers", "programgen");
 export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 
 export type PeerName =
@@ -16,7 +18,8 @@ export type PeerName =
   | "pulumi-resource-pulumi-nodejs"
   | "pulumi-language-yaml"
   | "pulumi-language-go"
-  | "pulumi-frontdoor-sdkgen";
+  | "pulumi-frontdoor-sdkgen"
+  | "pulumi-language-nodejs-programgen";
 
 /** The controller releases the real-controller suites run against, newest first. */
 export const CONTROLLER_RELEASES = [

@@ -1,0 +1,1 @@
+// Filled by the test with the program `pulumi import --out` generates.
