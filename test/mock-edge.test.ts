@@ -1,6 +1,8 @@
 // The OpenZiti Edge management API mock, over real HTTPS on loopback, and its swagger conformance.
 import assert from "node:assert/strict";
 import { createVerify, X509Certificate } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { type IssuedCertificate, issueCertificate, newKeyPair } from "../mock/edge/pki";
 import { base32Encode, totp } from "../mock/edge/totp";
 import { type MockServer, startMockServer } from "../mock/server";
@@ -232,6 +234,18 @@ describe("edge management API mock", function () {
       const gone = await client.call("GET", `/identities/${id}`);
       assert.equal(gone.status, 404);
       assert.equal(gone.body.error.code, "NOT_FOUND");
+    });
+
+    it("accepts every permission the controller's swagger lists", async () => {
+      const swagger = JSON.parse(
+        fs.readFileSync(path.join(__dirname, "contracts/openziti-edge-management.json"), "utf8"),
+      );
+      const permissions: string[] = swagger.definitions.permissions.items.enum;
+      assert.ok(
+        permissions.includes("service-edge-router-policy.delete") && permissions.includes("ops.read"),
+      );
+      const id = await createIdentity({ permissions });
+      assert.deepEqual((await client.call("GET", `/identities/${id}`)).body.data.permissions, permissions);
     });
 
     it("rejects invalid fields with 400 COULD_NOT_VALIDATE naming the field", async () => {
