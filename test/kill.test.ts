@@ -15,6 +15,7 @@ import { issueCertificate } from "../mock/edge/pki";
 import { seededRandom } from "../mock/random";
 import { type MockServer, type RequestLogEntry, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
+import { EDGE_COLLECTIONS, FRONTDOOR_COLLECTIONS } from "./support/collections";
 import { mockConfig } from "./support/engine";
 import { killAll, waitForHost, waitForProgram, waitGone } from "./support/processes";
 import { waitFor } from "./support/wait";
@@ -47,27 +48,6 @@ const COUNTS: Record<string, number> = {
 const TOTAL = Object.values(COUNTS).reduce((a, b) => a + b, 0);
 /** KeyPairs exist only in the state (a key and a CSR made locally): no object on the service. */
 const ON_SERVICE = TOTAL - COUNTS.KeyPair;
-
-const FRONTDOOR = [
-  ["auth-providers", "name"],
-  ["client-certificates", "name"],
-  ["certificate-request-tokens", "name"],
-  ["custom-frontends", "hostname"],
-] as const;
-const EDGE = [
-  "identities",
-  "auth-policies",
-  "edge-router-policies",
-  "cas",
-  "edge-routers",
-  "external-jwt-signers",
-  "posture-checks",
-  "config-types",
-  "configs",
-  "services",
-  "service-policies",
-  "service-edge-router-policies",
-] as const;
 
 type Victim = "harness" | "host";
 interface Figure {
@@ -151,10 +131,10 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
   function objects(prefix: string): [string, string][] {
     const fd = mock.credentials.frontdoorId;
     const all = [
-      ...FRONTDOOR.flatMap(([collection, field]) =>
+      ...FRONTDOOR_COLLECTIONS.flatMap(([collection, field]) =>
         mock.frontdoor.list(fd, collection).map((o) => [String(o[field]), String(o.id)] as [string, string]),
       ),
-      ...EDGE.flatMap((collection) =>
+      ...EDGE_COLLECTIONS.flatMap((collection) =>
         mock.edge.list(collection).map((o) => [String(o.name), String(o.id)] as [string, string]),
       ),
     ];
