@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { type HarnessResult, type Report, readState, runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
-import { runOptions } from "./support/fixtures";
+import { frontdoorApi, runOptions } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "frontdoor-lifecycle");
 const SSO_SECRET = "lifecycle-sso-client-secret-7f3a";
@@ -294,14 +294,7 @@ describe("Frontdoor certificates, tokens and custom frontends through the dynami
   it("imports existing objects by <frontdoorId>/<id>; the next up and a refresh show no changes", async function () {
     this.timeout(180_000);
     const api = async (collection: string, body: object) => {
-      const res = await fetch(`${mock.url}/frontdoor/${fd()}/${collection}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify(body),
-      });
+      const res = await frontdoorApi(mock, "POST", collection, body);
       assert.ok(res.ok, `${collection}: ${res.status} ${await res.clone().text()}`);
       return (await res.json()) as { id: string };
     };

@@ -83,6 +83,26 @@ export function edgeSettings(mock: MockServer): Record<string, string> {
   };
 }
 
+/**
+ * A call to the mock's Frontdoor API the way an admin outside Pulumi makes it: real HTTP with the
+ * frontdoor's token, to `apiPath` below `/frontdoor/<frontdoorId>/`. The caller checks the answer.
+ */
+export function frontdoorApi(
+  mock: MockServer,
+  method: string,
+  apiPath: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/${apiPath}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 /** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */
 export function requestsTo(mock: MockServer) {
   return (method: string, pathPart: string) =>
