@@ -37,3 +37,24 @@ export function driftOf(report: Report, resource: string, property: string) {
   const { leaves: _leaves, ...values } = found;
   return values;
 }
+
+/** A stack's run of a command, as the drift tests bind one: `run("refresh", true)` is a drift check. */
+export type StackRun = (command: "up" | "refresh", expectNoChanges?: boolean) => Promise<HarnessResult>;
+
+/** A `refresh --expect-no-changes` of the stack finds nothing: no false drift. */
+export async function refreshesClean(run: StackRun, why: string): Promise<void> {
+  expectCleanRefresh(await run("refresh", true), why);
+}
+
+/** A first `up` succeeded and created one resource of each of `kinds` and nothing else: its `ids` output. */
+export function createdOneOfEach<Ids>(result: HarnessResult, kinds: string[]): Ids {
+  expectOk(result);
+  const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
+  assert.deepEqual(
+    [...new Set(created.map((r) => r.type.split(":").pop()))].sort(),
+    [...kinds].sort(),
+    "one of every resource kind",
+  );
+  for (const r of created) assert.equal(r.op, "create", r.name);
+  return result.report.outputs.ids as Ids;
+}
