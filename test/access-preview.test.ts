@@ -13,20 +13,15 @@ import { previewAccess, readPreviewSteps } from "../provider/audit/preview";
 import { UNKNOWN } from "../provider/audit/roles";
 import { describePreviewScenario, short } from "./access-preview-support";
 import { auditOn } from "./access-support";
-import { mockConfig } from "./support/engine";
+import { apiConfig } from "./support/engine";
 
 describePreviewScenario(
   "access --preview: the access a change adds or removes, before it is applied (harness, mock)",
   async () => {
     const mock = await startMockServer();
     // The Edge API's settings only: the program declares no Frontdoor object.
-    const cfg = mockConfig(mock);
     return {
-      config: {
-        "frontdoor:edgeUrl": cfg["frontdoor:edgeUrl"],
-        "frontdoor:edgeUsername": cfg["frontdoor:edgeUsername"],
-      },
-      secretConfig: { "frontdoor:edgePassword": cfg["frontdoor:edgePassword"] },
+      ...apiConfig(mock, "edge"),
       audit: auditOn(mock),
       writes: () => mock.log.filter((e) => e.method !== "GET").length,
       close: () => mock.close(),

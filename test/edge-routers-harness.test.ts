@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { readState, runHarness } from "../harness";
 import { EdgeClient } from "../provider/http/edge";
+import { fullPrimary } from "./support/edge-objects";
 import { useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
@@ -195,19 +196,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
     };
     importIds.policy = await create("auth-policies", {
       name: `${prefix}-sso-only`,
-      primary: {
-        cert: { allowed: true, allowExpiredCerts: true },
-        extJwt: { allowed: true, allowedSigners: [importIds.signer] },
-        updb: {
-          allowed: false,
-          minPasswordLength: 5,
-          requireMixedCase: false,
-          requireNumberChar: false,
-          requireSpecialChar: false,
-          maxAttempts: 0,
-          lockoutDurationMinutes: 0,
-        },
-      },
+      primary: fullPrimary({ extJwt: { allowedSigners: [importIds.signer] }, updb: { allowed: false } }),
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
     const checkBodies: Record<string, Record<string, unknown>> = {

@@ -4,7 +4,6 @@
 // (Times and memory are measured in bench/scaling.ts, not here.)
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessOptions, runHarness } from "../harness";
 import {
@@ -14,6 +13,7 @@ import {
   type StateResource,
   StateStore,
 } from "../harness/state";
+import { tempDir, usePassphrase } from "./support/fixtures";
 
 function resource(
   name: string,
@@ -39,17 +39,11 @@ function urn(name: string): string {
 const names = (rs: StateResource[]) => rs.map((r) => `${r.name}${r.pendingDelete ? "(old)" : ""}`);
 
 describe("harness state at scale", () => {
-  let dir: string;
   let file: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-scaling-"));
-    file = path.join(dir, "dev.json");
-    process.env.PULUMI_CONFIG_PASSPHRASE = "scaling-test";
+    file = path.join(tempDir("harness-scaling-"), "dev.json");
   });
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    delete process.env.PULUMI_CONFIG_PASSPHRASE;
-  });
+  usePassphrase("scaling-test");
 
   it("journals only the resources a step replaced in place, and writes snapshots in dependency order", () => {
     const store = new StateStore(file);
@@ -105,9 +99,8 @@ describe("harness: stack frames while the program runs", () => {
   const programDir = path.join(__dirname, "programs", "harness-stack-frames");
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-frames-"));
+    dir = tempDir("harness-frames-");
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const up = (extra: Partial<HarnessOptions> = {}) =>
     runHarness("up", { programDir, stateFile: path.join(dir, "state.json"), ...extra });

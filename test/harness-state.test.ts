@@ -3,10 +3,10 @@
 // replayed on the next load, and no secret is written in plaintext in either file.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { makeSecret } from "../harness/secrets";
 import { emptyState, type HarnessState, type StateResource, StateStore } from "../harness/state";
+import { tempDir, usePassphrase } from "./support/fixtures";
 
 const SECRET = "journal-secret-value-3b9";
 
@@ -24,17 +24,11 @@ function resource(i: number, extra: Partial<StateResource> = {}): StateResource 
 }
 
 describe("harness state store (snapshot + journal)", () => {
-  let dir: string;
   let file: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-state-"));
-    file = path.join(dir, "dev.json");
-    process.env.PULUMI_CONFIG_PASSPHRASE = "state-store-test";
+    file = path.join(tempDir("harness-state-"), "dev.json");
   });
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    delete process.env.PULUMI_CONFIG_PASSPHRASE;
-  });
+  usePassphrase("state-store-test");
 
   it("writes bytes linear in the number of steps: 2000 single-resource steps", () => {
     const store = new StateStore(file);

@@ -4,12 +4,12 @@
 // must not reach the state.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient as RawClient } from "./support/edgeClient";
 import { mockConfig } from "./support/engine";
+import { tempDir } from "./support/fixtures";
 import { expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-lookups");
@@ -33,9 +33,8 @@ describe("Lookups in a program through the dynamic-provider host", function () {
   this.timeout(180_000);
   let dir: string;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "lookups-harness-"));
+    dir = tempDir("lookups-harness-");
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("uses the default auth policy and a service made outside Pulumi as inputs; refresh clean; destroy keeps them", async () => {
     const mock = await startMockServer();

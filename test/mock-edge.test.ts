@@ -8,6 +8,7 @@ import { base32Encode, totp } from "../mock/edge/totp";
 import { type MockServer, startMockServer } from "../mock/server";
 import { SwaggerConformance, validateRequest, validateResponse } from "./conformance/swagger";
 import { advanceClock, resetClock } from "./support/clock";
+import { fullPrimary } from "./support/edge-objects";
 import { EdgeClient } from "./support/edgeClient";
 
 const ADMIN = { username: "admin", password: "edge-test-password" };
@@ -361,11 +362,10 @@ describe("edge management API mock", function () {
   describe("auth policies", () => {
     const fullPolicy = (name: string) => ({
       name,
-      primary: {
-        cert: { allowed: true, allowExpiredCerts: false },
-        extJwt: { allowed: false, allowedSigners: [] },
+      primary: fullPrimary({
+        cert: { allowExpiredCerts: false },
+        extJwt: { allowed: false },
         updb: {
-          allowed: true,
           minPasswordLength: 12,
           requireSpecialChar: true,
           requireNumberChar: true,
@@ -373,7 +373,7 @@ describe("edge management API mock", function () {
           maxAttempts: 5,
           lockoutDurationMinutes: 15,
         },
-      },
+      }),
       secondary: { requireTotp: true, requireExtJwtSigner: null },
     });
 

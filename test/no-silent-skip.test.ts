@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { tempDir } from "./support/fixtures";
 import { skippingForbidden } from "./support/skip";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -15,9 +15,8 @@ describe("no silent skip, no stray .only", function () {
   this.timeout(120_000);
   let dir: string;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "no-silent-skip-"));
+    dir = tempDir("no-silent-skip-");
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** Runs mocha with the project's .mocharc.js on one test file written to `dir`. */
   function mocha(name: string, source: string, env: Record<string, string | undefined>) {

@@ -11,7 +11,7 @@ import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { EDGE_COLLECTIONS, FRONTDOOR_COLLECTIONS } from "./support/collections";
-import { mockConfig } from "./support/engine";
+import { apiConfig } from "./support/engine";
 import { itCoversEveryDynamicProviderExample } from "./support/examples";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
@@ -54,16 +54,7 @@ describe("Real Pulumi CLI: every example", function () {
   });
 
   const fd = () => mock.credentials.frontdoorId;
-  const frontdoor = () => {
-    const c = mockConfig(mock);
-    return {
-      config: {
-        "frontdoor:apiUrl": c["frontdoor:apiUrl"],
-        "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
-      },
-      secretConfig: { "frontdoor:token": c["frontdoor:token"] },
-    };
-  };
+  const frontdoor = () => apiConfig(mock, "frontdoor");
   const rename = (collection: FrontdoorCollection) => async (stateId: string) => {
     const id = stateId.split("/").pop() as string; // Frontdoor ids are <frontdoorId>/<id>
     const found = mock.frontdoor.get(fd(), collection, id);

@@ -72,3 +72,34 @@ export async function driftSigners(admin: EdgeClient): Promise<[string, string]>
   }
   return [ids[0], ids[1]];
 }
+
+/** One section of an auth policy's `primary`, by method. */
+type PrimaryChanges = {
+  cert?: { allowed?: boolean; allowExpiredCerts?: boolean };
+  extJwt?: { allowed?: boolean; allowedSigners?: string[] };
+  updb?: Partial<
+    Record<"allowed" | "requireSpecialChar" | "requireNumberChar" | "requireMixedCase", boolean>
+  > &
+    Partial<Record<"minPasswordLength" | "maxAttempts" | "lockoutDurationMinutes", number>>;
+};
+
+/**
+ * An auth policy's `primary` with every field the Edge API has: every method allowed, passwords of 5
+ * characters (the swagger's minimum) with no other rule, no lockout; `changes` set per method.
+ */
+export function fullPrimary(changes: PrimaryChanges = {}) {
+  return {
+    cert: { allowed: true, allowExpiredCerts: true, ...changes.cert },
+    extJwt: { allowed: true, allowedSigners: [] as string[], ...changes.extJwt },
+    updb: {
+      allowed: true,
+      minPasswordLength: 5,
+      requireSpecialChar: false,
+      requireNumberChar: false,
+      requireMixedCase: false,
+      maxAttempts: 0,
+      lockoutDurationMinutes: 0,
+      ...changes.updb,
+    },
+  };
+}

@@ -21,6 +21,29 @@ export function mockConfig(mock: Pick<MockServer, "url" | "credentials" | "caPem
   };
 }
 
+/** The keys of each API's settings in mockConfig: the plain ones and the secret one. */
+const API_KEYS = {
+  frontdoor: [["frontdoor:apiUrl", "frontdoor:frontdoorId"], "frontdoor:token"],
+  edge: [["frontdoor:edgeUrl", "frontdoor:edgeUsername"], "frontdoor:edgePassword"],
+  search: [["frontdoor:searchUrl", "frontdoor:searchUsername"], "frontdoor:searchPassword"],
+} as const;
+
+/**
+ * One API's settings for a stack against `mock` (a program that declares objects of that API only): its
+ * plain keys, and its secret apart as `pulumi config set --secret` keeps it.
+ */
+export function apiConfig(
+  mock: Pick<MockServer, "url" | "credentials" | "caPem">,
+  api: keyof typeof API_KEYS,
+): { config: Record<string, string>; secretConfig: Record<string, string> } {
+  const all = mockConfig(mock);
+  const [plain, secret] = API_KEYS[api];
+  return {
+    config: Object.fromEntries(plain.map((key) => [key, all[key]])),
+    secretConfig: { [secret]: all[secret] },
+  };
+}
+
 export async function configureFor(config: Record<string, string>): Promise<void> {
   await engine.configure({ get: (key) => config[key] });
 }

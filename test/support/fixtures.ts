@@ -42,6 +42,12 @@ function standIn<T extends object>(current: () => T | undefined, name: string, a
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
+    // Assignments (`mock.onRequest = ...`) reach the running object too.
+    set(_target, key, value) {
+      const target = current();
+      if (!target) throw new Error(`${name}.${String(key)} set while ${absent} (outside its describe?)`);
+      return Reflect.set(target, key, value, target);
+    },
   });
 }
 
@@ -134,6 +140,16 @@ export function tempDir(prefix: string, parent = os.tmpdir()): string {
   const dir = fs.mkdtempSync(path.join(parent, prefix));
   tempDirs.push(dir);
   return dir;
+}
+
+/** The passphrase the harness encrypts a state's secrets with, set for each test of the calling describe. */
+export function usePassphrase(passphrase: string): void {
+  beforeEach(() => {
+    process.env.PULUMI_CONFIG_PASSPHRASE = passphrase;
+  });
+  afterEach(() => {
+    delete process.env.PULUMI_CONFIG_PASSPHRASE;
+  });
 }
 
 /** Mocha root hooks (loaded through .mocharc.js): temporary directories go when the run ends. */
