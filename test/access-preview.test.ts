@@ -11,7 +11,7 @@ import { startMockServer } from "../mock/server";
 import type { EdgeConfiguration } from "../provider/audit/access";
 import { previewAccess, readPreviewSteps } from "../provider/audit/preview";
 import { UNKNOWN } from "../provider/audit/roles";
-import { describePreviewScenario, short } from "./access-preview-support";
+import { describePreviewScenario, NO_ACCESS_CHANGE, short } from "./access-preview-support";
 import { auditOn } from "./access-support";
 import { apiConfig } from "./support/engine";
 
@@ -153,14 +153,7 @@ describe("access --preview: reading a preview's values", () => {
     };
     other.newState.type = "other:index:ServicePolicy";
     other.urn = "urn:pulumi:prod::p::other:index:ServicePolicy::pol";
-    assert.deepEqual(previewAccess(config, readPreviewSteps({ steps: [other] })), {
-      added: [],
-      removed: [],
-      changed: [],
-      unknown: [],
-      unresolved: [],
-      steps: 0,
-    });
+    assert.deepEqual(previewAccess(config, readPreviewSteps({ steps: [other] })), NO_ACCESS_CHANGE);
     assert.throws(
       () => readPreviewSteps({ diagnostics: [{ severity: "error", message: "boom" }] }, "p.json"),
       /--preview p\.json: the preview reported 1 error\(s\)/,

@@ -16,6 +16,7 @@ import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
 import { tempDir, useMock } from "./support/fixtures";
 import { encodedForms } from "./support/oracles/leaks";
+import { captureStderr } from "./support/stderr";
 
 /** Every form a secret may leak in (plain, JSON-escaped, base64(url), hex, URL-encoded: test/support/oracles). */
 const leakedForms = encodedForms;
@@ -137,23 +138,12 @@ describe("redaction covers a secret's encoded forms", () => {
       { headers: async () => ({ authorization: basic }) },
       (body) => body as { code?: string; message?: string },
     );
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
     setDebug(true);
-    let error: unknown;
-    try {
-      await client.request({ method: "GET", path: `/items/${encodeURIComponent(secret)}` });
-    } catch (err) {
-      error = err;
-    } finally {
-      process.stderr.write = write;
-      await client.close();
-      server.close();
-    }
+    const { written, error } = await captureStderr(() =>
+      client.request({ method: "GET", path: `/items/${encodeURIComponent(secret)}` }),
+    );
+    await client.close();
+    server.close();
     assert.ok(error instanceof ApiError, String(error));
     const everything = [error.message, error.path, error.serverMessage, ...written].join("\n");
     assert.match(error.message, /HTTP 400/);

@@ -29,18 +29,19 @@ const API_KEYS = {
 } as const;
 
 /**
- * One API's settings for a stack against `mock` (a program that declares objects of that API only): its
- * plain keys, and its secret apart as `pulumi config set --secret` keeps it.
+ * The settings of the named APIs for a stack against `mock` (a program that declares objects of those
+ * APIs only): their plain keys, and their secrets apart as `pulumi config set --secret` keeps them.
  */
 export function apiConfig(
   mock: Pick<MockServer, "url" | "credentials" | "caPem">,
-  api: keyof typeof API_KEYS,
+  ...apis: (keyof typeof API_KEYS)[]
 ): { config: Record<string, string>; secretConfig: Record<string, string> } {
   const all = mockConfig(mock);
-  const [plain, secret] = API_KEYS[api];
+  const plain = apis.flatMap((api) => API_KEYS[api][0]);
+  const secrets = apis.map((api) => API_KEYS[api][1]);
   return {
     config: Object.fromEntries(plain.map((key) => [key, all[key]])),
-    secretConfig: { [secret]: all[secret] },
+    secretConfig: Object.fromEntries(secrets.map((key) => [key, all[key]])),
   };
 }
 
