@@ -5,8 +5,7 @@
 // and the next `up` recreates it; `up` puts everything back and the stack refreshes clean again.
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { runHarness } from "../harness";
-import { useHarnessSetup, useMock } from "./support/fixtures";
+import { runStack, useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, createdOneOfEach, driftOf, expectOk, ops, refreshesClean } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-zero-trust");
@@ -21,13 +20,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh", expectNoChanges = false, extra: Record<string, string> = {}) =>
-      runHarness(command, {
-        programDir: PROGRAM,
-        stateFile: path.join(setup.dir, `${prefix}.json`),
-        config: { ...setup.config, mode, prefix, ...extra },
-        secretConfig: setup.secretConfig,
-        expectNoChanges,
-      });
+      runStack(setup, PROGRAM, { mode, prefix }, command, extra, expectNoChanges);
   const edge = () => mock.edge;
 
   describe("every optional input set", () => {

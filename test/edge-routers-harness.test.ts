@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readState, runHarness } from "../harness";
+import { readState } from "../harness";
 import { EdgeClient } from "../provider/http/edge";
 import { fullPrimary } from "./support/edge-objects";
-import { useHarnessSetup, useMock } from "./support/fixtures";
+import { runStack, useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-routers-signers");
@@ -24,13 +24,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh" | "destroy", extra: Record<string, string> = {}, expectNoChanges = false) =>
-      runHarness(command, {
-        programDir: PROGRAM,
-        stateFile: path.join(setup.dir, `${prefix}.json`),
-        config: { ...setup.config, mode, prefix, ...extra },
-        secretConfig: setup.secretConfig,
-        expectNoChanges,
-      });
+      runStack(setup, PROGRAM, { mode, prefix }, command, extra, expectNoChanges);
   const expectClean = async (
     run: ReturnType<typeof stack>,
     why: string,

@@ -11,7 +11,7 @@ import type { MockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
 import { mockConfig } from "./support/engine";
-import { tempDir, useMock } from "./support/fixtures";
+import { tempDir, useMock, useTempDir } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "js-main");
 const SECRET_KEYS = ["frontdoor:token", "frontdoor:edgePassword", "frontdoor:searchPassword"];
@@ -32,15 +32,12 @@ function servicesOf(mock: MockServer) {
 describe("a JavaScript program whose package.json names its main", function () {
   this.timeout(300_000);
   const mock = useMock();
-  let scratch: string;
-  before(() => {
-    scratch = tempDir("js-main-");
-  });
+  const scratch = useTempDir("js-main-");
 
   it("runs src/app.js under the harness: up creates its service, destroy removes it", async () => {
     const options = {
       programDir: PROGRAM,
-      stateFile: path.join(scratch, "state.json"),
+      stateFile: path.join(scratch.path, "state.json"),
       ...stackConfig(mock),
     };
     const before = mock.log.length;

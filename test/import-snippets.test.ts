@@ -8,7 +8,7 @@ import type { MockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
 import { createChecked, engine } from "./support/engine";
-import { frontdoorApi, harnessConfig, tempDir, useMockProvider } from "./support/fixtures";
+import { frontdoorApi, harnessConfig, tempDir, useMockProvider, useTempDir } from "./support/fixtures";
 
 /**
  * Writes a printed program into `dir` as a Pulumi project named `name` and returns the options of a
@@ -85,10 +85,7 @@ describe("import snippets", () => {
 describe("import snippets, adopted through the dynamic-provider host", function () {
   this.timeout(120_000);
   const mock = useMockProvider();
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   it("prints a program that the harness imports without a change, for Frontdoor and Edge objects", async () => {
     await createChecked("AuthProvider", {
@@ -121,7 +118,7 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     const kinds = ["AuthProvider", "CertificateRequestToken", "AuthPolicy", "Identity", "EdgeRouterPolicy"];
     const text = await importSnippets(context(), { kinds });
     assert.doesNotMatch(text, /adopt-secret-1|legacy-secret-2/);
-    const opts = adoptingProgram(mock, workdir, "adopted", text, {
+    const opts = adoptingProgram(mock, workdir.path, "adopted", text, {
       ssoDataClientSecret: "adopt-secret-1",
       legacyDataClientSecret: "legacy-secret-2",
     });
@@ -165,7 +162,7 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     assert.match(text, /new frontdoor\.ConfigType\("acme-proxy-v1"/);
     assert.doesNotMatch(text, /new frontdoor\.ConfigType\("(intercept|host)/);
     assert.match(text, /configTypeName: "intercept\.v1"/);
-    const opts = adoptingProgram(mock, tempDir("zt-", workdir), "adopted-zt", text);
+    const opts = adoptingProgram(mock, tempDir("zt-", workdir.path), "adopted-zt", text);
     await adoptsUnchanged(opts, 6);
   });
 });
@@ -173,10 +170,7 @@ describe("import snippets, adopted through the dynamic-provider host", function 
 describe("import snippets for edge routers, external JWT signers and posture checks", function () {
   this.timeout(120_000);
   const mock = useMockProvider();
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   it("prints declarations (no enrollment JWT) that the harness imports without a change", async () => {
     const router = await createChecked("EdgeRouter", { name: "west-1", roleAttributes: ["west"], cost: 3 });
@@ -206,7 +200,7 @@ describe("import snippets for edge routers, external JWT signers and posture che
     );
     assert.doesNotMatch(text, /enrollmentJwt|reEnrollmentTrigger/);
     assert.doesNotMatch(text, new RegExp(String(router.outs.enrollmentJwt)));
-    const opts = adoptingProgram(mock, workdir, "adopted-edge", text);
+    const opts = adoptingProgram(mock, workdir.path, "adopted-edge", text);
     await adoptsUnchanged(opts, 4);
   });
 });
@@ -214,10 +208,7 @@ describe("import snippets for edge routers, external JWT signers and posture che
 describe("import snippets: references, filters and objects a stack already holds", function () {
   this.timeout(180_000);
   const mock = useMockProvider({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   const harnessOptions = (dir: string, text: string) =>
     adoptingProgram(mock, dir, "adopted-refs", text, { ssoDataClientSecret: "refs-secret-1" });
@@ -272,7 +263,7 @@ describe("import snippets: references, filters and objects a stack already holds
     );
     assert.ok(position("webIntercept") < position("web") && position("web") < position("webDial"));
 
-    const opts = harnessOptions(path.join(workdir, "refs"), text);
+    const opts = harnessOptions(path.join(workdir.path, "refs"), text);
     await adoptsUnchanged(opts, 7);
     // The references are dependencies in the state, so destroy removes users before what they use.
     const destroyed = await runHarness("destroy", opts);

@@ -19,7 +19,7 @@ import {
 } from "../harness";
 import { apiConfig } from "./support/engine";
 import { itCoversEveryDynamicProviderExample } from "./support/examples";
-import { tempDir, useMock } from "./support/fixtures";
+import { useMock, useTempDir } from "./support/fixtures";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -48,10 +48,7 @@ interface Example {
 describe("secret scan: no secret in plaintext anywhere, for every example", function () {
   this.timeout(120_000);
   const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-  let work: string;
-  before(() => {
-    work = tempDir("secrets-scan-");
-  });
+  const work = useTempDir("secrets-scan-");
 
   const examples = (): Example[] => {
     const frontdoor = apiConfig(mock, "frontdoor");
@@ -130,7 +127,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
   ]) {
     it(`examples/${name}: up, refresh, a failing up and destroy leak no secret`, async () => {
       const example = examples().find((e) => e.dir === name)!;
-      const stateFile = path.join(work, `${name}.json`);
+      const stateFile = path.join(work.path, `${name}.json`);
       const env = { FRONTDOOR_DEBUG: "1", ...example.env };
       const base = { programDir: path.join(ROOT, "examples", name), config: example.config, env };
       const texts: Array<[string, string]> = [];
@@ -145,7 +142,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
       const badRun = {
         ...base,
         config: { ...example.config, ...example.badConfig },
-        stateFile: path.join(work, `${name}-bad.json`),
+        stateFile: path.join(work.path, `${name}-bad.json`),
         secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
       };
       let destroyed = false;

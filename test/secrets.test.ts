@@ -14,7 +14,7 @@ import { setDebug } from "../provider/log";
 import { redact, registerSecret } from "../provider/redact";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
-import { tempDir, useMock } from "./support/fixtures";
+import { useMock, useTempDir } from "./support/fixtures";
 import { encodedForms } from "./support/oracles/leaks";
 import { captureStderr } from "./support/stderr";
 
@@ -24,17 +24,14 @@ const leakedForms = encodedForms;
 describe("secret inputs given as plain values are stored as secrets", function () {
   this.timeout(120_000);
   const mock = useMock();
-  let dir: string;
-  before(() => {
-    dir = tempDir("plain-secrets-");
-  });
+  const dir = useTempDir("plain-secrets-");
 
   /** One resource declared with plain inputs (the program reads them with config.requireObject). */
   async function upAndDestroy(kind: string, inputs: Record<string, unknown>, check: (state: any) => void) {
     const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
     const options = {
       programDir: path.join(__dirname, "programs", "faults-bad-input"),
-      stateFile: path.join(dir, `${kind}.json`),
+      stateFile: path.join(dir.path, `${kind}.json`),
       config: { ...plain, kind, inputs: JSON.stringify(inputs) },
       secretConfig: { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword },
     };

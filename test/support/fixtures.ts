@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { HarnessOptions } from "../../harness";
+import { type HarnessOptions, runHarness } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
 import { type RealController, realEdgeConfig, startController } from "../peers/controller";
 import { type ControllerRelease, controllerPeer, requirePeers } from "../peers/index";
@@ -142,6 +142,23 @@ export function tempDir(prefix: string, parent = os.tmpdir()): string {
   return dir;
 }
 
+/**
+ * A fresh temporary directory for the calling describe block (or under `parent`), made in its `before`
+ * hook and removed when the run ends: tests read it as `.path`.
+ */
+export function useTempDir(prefix: string, parent?: string): { readonly path: string } {
+  let dir: string | undefined;
+  before(() => {
+    dir = tempDir(prefix, parent);
+  });
+  return {
+    get path(): string {
+      if (!dir) throw new Error(`the temporary directory ${prefix}* used outside its describe`);
+      return dir;
+    },
+  };
+}
+
 /** The passphrase the harness encrypts a state's secrets with, set for each test of the calling describe. */
 export function usePassphrase(passphrase: string): void {
   beforeEach(() => {
@@ -185,6 +202,27 @@ export function useHarnessSetup(
     setup.secretConfig = { ...secretConfig, ...added.secretConfig };
   });
   return setup;
+}
+
+/**
+ * A harness run of `programDir` as one of a describe's stacks: the program's `mode` and name `prefix`
+ * in its config (with `extra`), its own state file `<prefix>.json` in the setup's directory.
+ */
+export function runStack(
+  setup: HarnessSetup,
+  programDir: string,
+  stack: { mode: string; prefix: string },
+  command: "up" | "refresh" | "destroy",
+  extra: Record<string, string> = {},
+  expectNoChanges = false,
+) {
+  return runHarness(command, {
+    programDir,
+    stateFile: path.join(setup.dir, `${stack.prefix}.json`),
+    config: { ...setup.config, ...stack, ...extra },
+    secretConfig: setup.secretConfig,
+    expectNoChanges,
+  });
 }
 
 /**
