@@ -114,19 +114,21 @@ function parseCsr(pem: string): Forge.pki.CertificateSigningRequest {
   return csr;
 }
 
-/** The certificate properties a ClientCertificate exposes. */
-export interface CertificateDetails {
-  /** SHA-256 of the DER encoding, lowercase hex without colons. */
-  fingerprintSha256: string;
-  /** Lowercase hex. */
-  serialNumber: string;
-  /** RFC 4514-style distinguished names (the encoded order reversed, comma-separated), e.g. `O=Acme,CN=device-1`. */
-  subject: string;
-  issuer: string;
-  /** ISO 8601. */
-  notBefore: string;
-  notAfter: string;
-}
+/**
+ * The certificate properties a ClientCertificate exposes (its outputs). Distinguished names are RFC
+ * 4514 style: the encoded order reversed, comma-separated.
+ */
+export const CertificateDetails = z.object({
+  fingerprintSha256: z
+    .string()
+    .describe("SHA-256 fingerprint of the DER certificate, lowercase hex, no colons."),
+  serialNumber: z.string().describe("Serial number, lowercase hex."),
+  subject: z.string().describe("Subject distinguished name, RFC 4514 style (e.g. `O=Acme,CN=device-1`)."),
+  issuer: z.string().describe("Issuer distinguished name, RFC 4514 style."),
+  notBefore: z.string().describe("Start of validity (ISO 8601)."),
+  notAfter: z.string().describe("End of validity (ISO 8601)."),
+});
+export type CertificateDetails = z.output<typeof CertificateDetails>;
 
 export function certificateDetails(certificate: X509Certificate): CertificateDetails {
   return {
