@@ -58,3 +58,17 @@ export function createdOneOfEach<Ids>(result: HarnessResult, kinds: string[]): I
   for (const r of created) assert.equal(r.op, "create", r.name);
   return result.report.outputs.ids as Ids;
 }
+
+/**
+ * A `refresh --expect-no-changes` of the stack fails on drift and reports exactly `expected`
+ * ({resource: sorted changed property names, or "delete"}): the report, for closer checks.
+ */
+export async function refreshFindsDrift(
+  run: StackRun,
+  expected: Record<string, string | string[]>,
+): Promise<HarnessResult> {
+  const drift = await run("refresh", true);
+  assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
+  assert.deepEqual(changes(drift), expected);
+  return drift;
+}
