@@ -1,7 +1,7 @@
 // AuthProvider behaviour through the provider's host entry points, against the mock over real HTTP.
 import * as assert from "node:assert/strict";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
-import { frontdoorApi, useMock } from "./support/fixtures";
+import { frontdoorApi, methodsSent, useMock } from "./support/fixtures";
 import { waitFor } from "./support/wait";
 
 const oidc = (secret = "oidc-client-secret-1") => ({
@@ -61,10 +61,7 @@ describe("AuthProvider (engine against the mock)", () => {
     });
     assert.equal(renamed.diff.changes, true);
     assert.deepEqual(renamed.diff.replaces, []);
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PATCH", "PATCH"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PATCH", "PATCH"]);
     assert.equal(renamed.result!.outs.name, "sso-2");
     assert.equal(renamed.result!.outs.enabled, false);
     mock.clearLog();
@@ -73,10 +70,7 @@ describe("AuthProvider (engine against the mock)", () => {
       name: "sso-2",
       enabled: false,
     });
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PUT"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PUT"]);
     assert.deepEqual(rotated.result!.outs.secretValues, { "data.client_secret": "rotated-secret-2" });
     const moved = await engine.diff("AuthProvider", id, rotated.result!.outs, {
       ...rotated.result!.outs,

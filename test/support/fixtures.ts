@@ -109,6 +109,11 @@ export function frontdoorApi(
   });
 }
 
+/** The methods of the requests `mock` answered since its log was last cleared, in order. */
+export function methodsSent(mock: MockServer): string[] {
+  return mock.log.map((e) => e.method);
+}
+
 /** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */
 export function requestsTo(mock: MockServer) {
   return (method: string, pathPart: string) =>
