@@ -11,14 +11,7 @@ import { testCa } from "./edge-support";
 import { driftSigners } from "./support/edge-objects";
 import { EdgeClient } from "./support/edgeClient";
 import { frontdoorApi, useHarnessSetup, useMock } from "./support/fixtures";
-import {
-  createdOneOfEach,
-  driftOf,
-  expectOk,
-  ops,
-  refreshesClean,
-  refreshFindsDrift,
-} from "./support/report";
+import { createdOneOfEach, driftOf, refreshesClean, refreshFindsDrift, stepsOfOk } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-all");
 const SSO_SECRET = "drift-sso-client-secret-0001";
@@ -204,9 +197,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       // The certificate made with the token took the token's name, next to the token itself.
       assert.equal(mock.frontdoor.get(fd(), "client-certificates", issuedWithToken)?.name, "fu-token");
       mock.frontdoor.remove(fd(), "client-certificates", issuedWithToken);
-      const up = await run("up");
-      expectOk(up);
-      assert.deepEqual(ops(up), {
+      assert.deepEqual(await stepsOfOk(run("up")), {
         sso: "update",
         partner: "update",
         key: "same",
@@ -274,10 +265,9 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     });
 
     it("recreates the deleted policy, puts the rest back, then refreshes clean", async () => {
-      const up = await run("up");
-      expectOk(up);
-      assert.equal(ops(up).policy, "create");
-      assert.equal(ops(up).key, "same");
+      const steps = await stepsOfOk(run("up"));
+      assert.equal(steps.policy, "create");
+      assert.equal(steps.key, "same");
       assert.equal(mock.edge.list("auth-policies").filter((p) => p.name === "mi-policy").length, 1);
       assert.deepEqual(mock.edge.get("edge-router-policies", ids.erp)?.identityRoles ?? [], []);
       await refreshesClean(run, "after up put everything back");

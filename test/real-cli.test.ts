@@ -12,7 +12,7 @@ import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { EDGE_COLLECTIONS, FRONTDOOR_COLLECTIONS } from "./support/collections";
 import { apiConfig } from "./support/engine";
-import { itCoversEveryDynamicProviderExample } from "./support/examples";
+import { dynamicProviderExamples, itCoversEveryDynamicProviderExample } from "./support/examples";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -164,15 +164,7 @@ describe("Real Pulumi CLI: every example", function () {
 
   itCoversEveryDynamicProviderExample(() => examples().map((e) => e.dir));
 
-  for (const name of [
-    "zero-trust-app",
-    "frontdoor-basic",
-    "frontdoor-mtls",
-    "custom-frontend",
-    "gitops",
-    "edge-access",
-    "event-report",
-  ]) {
+  for (const name of dynamicProviderExamples().sort()) {
     it(`examples/${name}: up, clean refresh, drift found and put back, no secret leaked, import refused, destroy`, async () => {
       const example = examples().find((e) => e.dir === name) as Example;
       const env = example.env;

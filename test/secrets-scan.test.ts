@@ -18,7 +18,7 @@ import {
   runHarness as runHarnessLibrary,
 } from "../harness";
 import { apiConfig } from "./support/engine";
-import { itCoversEveryDynamicProviderExample } from "./support/examples";
+import { dynamicProviderExamples, itCoversEveryDynamicProviderExample } from "./support/examples";
 import { useMock, useTempDir } from "./support/fixtures";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
@@ -116,15 +116,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
 
   itCoversEveryDynamicProviderExample(() => examples().map((e) => e.dir));
 
-  for (const name of [
-    "frontdoor-basic",
-    "frontdoor-mtls",
-    "custom-frontend",
-    "edge-access",
-    "event-report",
-    "gitops",
-    "zero-trust-app",
-  ]) {
+  for (const name of dynamicProviderExamples().sort()) {
     it(`examples/${name}: up, refresh, a failing up and destroy leak no secret`, async () => {
       const example = examples().find((e) => e.dir === name)!;
       const stateFile = path.join(work.path, `${name}.json`);

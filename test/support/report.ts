@@ -72,3 +72,10 @@ export async function refreshFindsDrift(
   assert.deepEqual(changes(drift), expected);
   return drift;
 }
+
+/** The run succeeded: each resource's step, as `ops` gives them. */
+export async function stepsOfOk(run: Promise<HarnessResult>): Promise<Record<string, string>> {
+  const result = await run;
+  expectOk(result);
+  return ops(result);
+}
