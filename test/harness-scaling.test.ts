@@ -13,7 +13,7 @@ import {
   type StateResource,
   StateStore,
 } from "../harness/state";
-import { tempDir, usePassphrase } from "./support/fixtures";
+import { tempDir, useStateFile } from "./support/fixtures";
 
 function resource(
   name: string,
@@ -39,19 +39,15 @@ function urn(name: string): string {
 const names = (rs: StateResource[]) => rs.map((r) => `${r.name}${r.pendingDelete ? "(old)" : ""}`);
 
 describe("harness state at scale", () => {
-  let file: string;
-  beforeEach(() => {
-    file = path.join(tempDir("harness-scaling-"), "dev.json");
-  });
-  usePassphrase("scaling-test");
+  const file = useStateFile("harness-scaling-", "scaling-test");
 
   it("journals only the resources a step replaced in place, and writes snapshots in dependency order", () => {
-    const store = new StateStore(file);
+    const store = new StateStore(file.path);
     const state: HarnessState = emptyState("p", "dev");
     // In memory a dependent may come first (steps put results where they are, or at the end).
     state.resources = [resource("b", ["a"]), resource("a"), resource("c")];
     store.save(state);
-    assert.deepEqual(names(new StateStore(file).load("p", "dev").resources), ["a", "b", "c"]);
+    assert.deepEqual(names(new StateStore(file.path).load("p", "dev").resources), ["a", "b", "c"]);
 
     // Steps replace b in place and append d, which a depends on now: only those two are journaled.
     state.resources[0] = { ...state.resources[0], id: "id-b2" };
@@ -66,9 +62,9 @@ describe("harness state at scale", () => {
     assert.deepEqual(journaled.sort(), ["a", "b", "d"], "c is unchanged and not written again");
 
     // A journal replay and the final snapshot both come back in dependency order.
-    assert.deepEqual(names(new StateStore(file).load("p", "dev").resources), ["d", "a", "b", "c"]);
+    assert.deepEqual(names(new StateStore(file.path).load("p", "dev").resources), ["d", "a", "b", "c"]);
     store.save(state, true);
-    const loaded = new StateStore(file).load("p", "dev");
+    const loaded = new StateStore(file.path).load("p", "dev");
     assert.deepEqual(names(loaded.resources), ["d", "a", "b", "c"]);
     assert.equal(loaded.resources.find((r) => r.name === "b")?.id, "id-b2");
   });

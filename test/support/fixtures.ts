@@ -164,14 +164,25 @@ export function useTempDir(prefix: string, parent?: string): { readonly path: st
   };
 }
 
-/** The passphrase the harness encrypts a state's secrets with, set for each test of the calling describe. */
-export function usePassphrase(passphrase: string): void {
+/**
+ * A state file of its own for each test of the calling describe (`dev.json` in a fresh temporary
+ * directory), read as `.path`, with the passphrase the harness encrypts its secrets with set meanwhile.
+ */
+export function useStateFile(prefix: string, passphrase: string): { readonly path: string } {
+  let file: string | undefined;
   beforeEach(() => {
+    file = path.join(tempDir(prefix), "dev.json");
     process.env.PULUMI_CONFIG_PASSPHRASE = passphrase;
   });
   afterEach(() => {
     delete process.env.PULUMI_CONFIG_PASSPHRASE;
   });
+  return {
+    get path(): string {
+      if (!file) throw new Error(`the state file of ${prefix}* used outside its describe`);
+      return file;
+    },
+  };
 }
 
 /** Mocha root hooks (loaded through .mocharc.js): temporary directories go when the run ends. */
