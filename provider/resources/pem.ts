@@ -8,7 +8,7 @@ import { z } from "zod";
 import { nodeForge } from "../forge";
 import { warn } from "../log";
 import type { CheckFailure } from "../resource";
-import { UNKNOWN } from "../resource";
+import { containsUnknown, UNKNOWN } from "../resource";
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
 const CERTIFICATE = "CERTIFICATE";
@@ -55,6 +55,29 @@ export function singlePemProblem(value: string): string | undefined {
  * An expired certificate is refused when it is new or changed; one that expired since it was accepted
  * (unchanged in the program) only draws a warning, so the run that replaces it is not blocked.
  */
+/**
+ * A certificate input read at check time, in the form it is sent in (CRLF line endings and surrounding
+ * whitespace are no problem): undefined when it is unset or not known yet (during a preview it may be
+ * computed from another resource: it is checked again when the update runs), else the certificate or
+ * the failure naming `property`. `single` also refuses more than one PEM block.
+ */
+export function certificateInput(
+  value: unknown,
+  property: string,
+  single = false,
+): X509Certificate | CheckFailure[] | undefined {
+  if (value === undefined || containsUnknown(value)) return undefined;
+  const pem = pemForRequest(String(value));
+  const problem = single ? singlePemProblem(pem) : undefined;
+  if (problem) return [{ property, reason: problem }];
+  try {
+    // node:crypto rather than node-forge: forge cannot read EC certificates, common for CAs.
+    return new X509Certificate(pem);
+  } catch {
+    return [{ property, reason: "is not a PEM certificate" }];
+  }
+}
+
 export function expiryFailures(
   certificate: X509Certificate,
   property: string,
