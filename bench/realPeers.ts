@@ -16,7 +16,7 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { type CliStack, cliStack } from "../test/peers/cli";
 import { type RealController, realEdgeConfig, startController } from "../test/peers/controller";
 import { PEERS_BIN, peerPath } from "../test/peers/index";
-import { mockConfig } from "../test/support/engine";
+import { apiConfig, mockConfig } from "../test/support/engine";
 import { inParallel, median, type Row, row, timed } from "./lib";
 
 const MANY = path.join(__dirname, "programs", "many");
@@ -34,18 +34,6 @@ const spread = (values: number[]) =>
 function push(times: Times, key: string, ms: number): void {
   times[key] ??= [];
   times[key].push(ms);
-}
-
-/** Frontdoor config for the mock, token as a secret. */
-function frontdoorConfig(mock: MockServer) {
-  const c = mockConfig(mock);
-  return {
-    config: {
-      "frontdoor:apiUrl": c["frontdoor:apiUrl"],
-      "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
-    },
-    secretConfig: { "frontdoor:token": c["frontdoor:token"] },
-  };
 }
 
 async function cliRun(stack: CliStack, args: string[], env?: NodeJS.ProcessEnv): Promise<number> {
@@ -71,7 +59,7 @@ async function harnessRun(
 /** Harness and real CLI, up/refresh/destroy of 200 auth providers on the mock, interleaved. */
 async function cliVersusHarness(repeats: number, times: Times): Promise<void> {
   const mock = await startMockServer();
-  const { config, secretConfig } = frontdoorConfig(mock);
+  const { config, secretConfig } = apiConfig(mock, "frontdoor");
   const stackConfig = { ...config, count: String(COUNT) };
   const stack = await cliStack(MANY, {
     config: stackConfig,

@@ -13,6 +13,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { SECRET_CONFIG_ENV, toArgs } from "./args";
+import { collectOutput } from "./output";
 import type { Command, HarnessOptions, Report } from "./types";
 
 export { type HarnessState, readState, type StateResource } from "./state";
@@ -53,26 +54,14 @@ export function startHarness(
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c.toString();
-    if (opts.echo) process.stderr.write(c);
-  });
-  const result = new Promise<HarnessResult>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      let report: any = null;
-      try {
-        report = JSON.parse(stdout);
-      } catch {
-        // leave null: stderr says why
-      }
-      resolve({ exitCode: code ?? 1, stdout, stderr, report });
-    });
+  const result = collectOutput(child, opts.echo).then(({ code, stdout, stderr }): HarnessResult => {
+    let report: any = null;
+    try {
+      report = JSON.parse(stdout);
+    } catch {
+      // leave null: stderr says why
+    }
+    return { exitCode: code ?? 1, stdout, stderr, report };
   });
   return { child, result };
 }

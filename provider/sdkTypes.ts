@@ -9,7 +9,7 @@ import { functionDefinitions } from "./functions";
 import { secretKeys } from "./functions/lookups";
 import type { ResourceDefinition } from "./resource";
 import { resourceDefinitions } from "./resources";
-import { HostV1Data, HostV2Data, InterceptV1Data } from "./resources/configData";
+import { HealthCheckAction, HostV1Data, HostV2Data, InterceptV1Data } from "./resources/configData";
 import { deref, type JsonSchema, propertyNames, secretPaths, variants } from "./shape";
 
 type Io = "input" | "output";
@@ -34,7 +34,19 @@ const EXTRA_TYPES: { name: string; schema: z.ZodType; io: Io; doc: string }[] = 
     io: "input",
     doc: "`data` of a host.v2 config (checked at preview).",
   },
+  {
+    name: "HealthCheckAction",
+    schema: HealthCheckAction,
+    io: "input",
+    doc: "What a health check of a host.v1 or host.v2 config does when its trigger fires.",
+  },
 ];
+
+/**
+ * Shapes written once, by name, wherever they recur: the extra types whose zod schema has a meta id of
+ * the same name (the JSON Schema refers to them as `#/$defs/<name>`).
+ */
+const NAMED = new Set(EXTRA_TYPES.map((t) => t.name));
 
 /** Functions whose types are written once for all kinds (`LookupArgs`, `ListArgs`, results per kind). */
 const isLookup = (name: string) => /^get(?!TopTalkers)[A-Z]/.test(name);
@@ -117,7 +129,8 @@ function kindTable(): string {
 
 function declare(name: string, schema: z.ZodType, io: Io, doc: string): string {
   const root = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  const body = render(root, root, "");
+  // The declaration's own body, even where the root is a reference to the shape it names.
+  const body = render(deref(root, root), root, "");
   const comment = `/** ${doc} */\n`;
   // An object is an interface (named in errors and hovers); a union a type alias.
   return body.startsWith("{") && isObject(deref(root, root))
@@ -162,6 +175,8 @@ function isObject(node: JsonSchema): boolean {
 
 /** The TypeScript type of a JSON Schema node (as zod's toJSONSchema writes them). */
 function render(given: JsonSchema, root: JsonSchema, indent: string): string {
+  const named = typeof given.$ref === "string" ? given.$ref.replace("#/$defs/", "") : "";
+  if (NAMED.has(named)) return named;
   const node = deref(given, root);
   const alternatives = node.anyOf ?? node.oneOf;
   if (alternatives) return union(alternatives.map((n) => render(n, root, indent)));

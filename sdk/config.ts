@@ -1,7 +1,7 @@
 import { type Args, resourceClass } from "./resource";
 import type { ConfigInputs } from "./types.generated";
 
-export type { HostV1Data, HostV2Data, InterceptV1Data } from "./types.generated";
+export type { HealthCheckAction, HostV1Data, HostV2Data, InterceptV1Data } from "./types.generated";
 export type ConfigArgs = Args<ConfigInputs>;
 
 /**

@@ -18,6 +18,7 @@ export { ClientCertificate, type ClientCertificateArgs } from "./clientCertifica
 export {
   Config,
   type ConfigArgs,
+  type HealthCheckAction,
   type HostV1Data,
   type HostV2Data,
   type InterceptV1Data,

@@ -1376,23 +1376,13 @@ export interface HostV1Data {
     expectInBody?: string;
     interval: string;
     timeout: string;
-    actions?: {
-      trigger: "fail" | "pass" | "change";
-      action: string;
-      consecutiveEvents?: number;
-      duration?: string;
-    }[];
+    actions?: HealthCheckAction[];
   }[];
   portChecks?: {
     address: string;
     interval: string;
     timeout: string;
-    actions?: {
-      trigger: "fail" | "pass" | "change";
-      action: string;
-      consecutiveEvents?: number;
-      duration?: string;
-    }[];
+    actions?: HealthCheckAction[];
   }[];
   /** An HTTP proxy to dial through. */
   proxy?: {
@@ -1405,68 +1395,15 @@ export interface HostV1Data {
 /** `data` of a host.v2 config (checked at preview). */
 export interface HostV2Data {
   /** One or more terminators (host.v1 shapes). */
-  terminators: {
-    /** Protocol to connect with (unless forwardProtocol). */
-    protocol?: "tcp" | "udp";
-    /** Use the dialing side's protocol (true; leave unset otherwise). */
-    forwardProtocol?: true;
-    allowedProtocols?: ("tcp" | "udp")[];
-    /** Address to connect to (unless forwardAddress). */
-    address?: string;
-    /** Use the dialing side's address (true; leave unset otherwise). */
-    forwardAddress?: true;
-    allowedAddresses?: string[];
-    /** Port to connect to (unless forwardPort). */
-    port?: number;
-    /** Use the dialing side's port (true; leave unset otherwise). */
-    forwardPort?: true;
-    allowedPortRanges?: {
-      low: number;
-      high: number;
-    }[];
-    allowedSourceAddresses?: string[];
-    listenOptions?: {
-      bindUsingEdgeIdentity?: boolean;
-      connectTimeoutSeconds?: number;
-      connectTimeout?: string;
-      cost?: number;
-      identity?: string;
-      maxConnections?: number;
-      precedence?: "default" | "required" | "failed";
-    };
-    httpChecks?: {
-      url: string;
-      method?: "GET" | "POST" | "PUT" | "PATCH";
-      body?: string;
-      expectStatus?: number;
-      expectInBody?: string;
-      interval: string;
-      timeout: string;
-      actions?: {
-        trigger: "fail" | "pass" | "change";
-        action: string;
-        consecutiveEvents?: number;
-        duration?: string;
-      }[];
-    }[];
-    portChecks?: {
-      address: string;
-      interval: string;
-      timeout: string;
-      actions?: {
-        trigger: "fail" | "pass" | "change";
-        action: string;
-        consecutiveEvents?: number;
-        duration?: string;
-      }[];
-    }[];
-    /** An HTTP proxy to dial through. */
-    proxy?: {
-      type: "http";
-      /** host:port of the proxy. */
-      address: string;
-    };
-  }[];
+  terminators: HostV1Data[];
+}
+
+/** What a health check of a host.v1 or host.v2 config does when its trigger fires. */
+export interface HealthCheckAction {
+  trigger: "fail" | "pass" | "change";
+  action: string;
+  consecutiveEvents?: number;
+  duration?: string;
 }
 
 /** The plain types of each kind, by kind. */

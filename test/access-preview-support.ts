@@ -13,6 +13,15 @@ import type { Audit } from "./access-support";
 
 export const PROGRAM = path.join(__dirname, "programs", "access-preview");
 export const OWNER_TAG = "owner-tag-s3cret-7f3a";
+/** The prediction of a change that touches no access: nothing added, removed, changed or unknown, no step. */
+export const NO_ACCESS_CHANGE = {
+  added: [],
+  removed: [],
+  changed: [],
+  unknown: [],
+  unresolved: [],
+  steps: 0,
+};
 
 /** A grant line as `<type> <service> <identity>`. */
 export const short = (l: { type: string; service: string; identity: string }) =>
@@ -130,14 +139,7 @@ export function describePreviewScenario(
         assert.ok(!out.includes(OWNER_TAG), "a secret input reached the report");
 
       const again = await predict(2, "stage2-again");
-      assert.deepEqual(again.predicted, {
-        added: [],
-        removed: [],
-        changed: [],
-        unknown: [],
-        unresolved: [],
-        steps: 0,
-      });
+      assert.deepEqual(again.predicted, NO_ACCESS_CHANGE);
       assert.match((await audit("access", "--preview", again.file)).stdout, /No access is added or removed/);
     });
 

@@ -11,22 +11,17 @@ import { startMockServer } from "../mock/server";
 import type { EdgeConfiguration } from "../provider/audit/access";
 import { previewAccess, readPreviewSteps } from "../provider/audit/preview";
 import { UNKNOWN } from "../provider/audit/roles";
-import { describePreviewScenario, short } from "./access-preview-support";
+import { describePreviewScenario, NO_ACCESS_CHANGE, short } from "./access-preview-support";
 import { auditOn } from "./access-support";
-import { mockConfig } from "./support/engine";
+import { apiConfig } from "./support/engine";
 
 describePreviewScenario(
   "access --preview: the access a change adds or removes, before it is applied (harness, mock)",
   async () => {
     const mock = await startMockServer();
     // The Edge API's settings only: the program declares no Frontdoor object.
-    const cfg = mockConfig(mock);
     return {
-      config: {
-        "frontdoor:edgeUrl": cfg["frontdoor:edgeUrl"],
-        "frontdoor:edgeUsername": cfg["frontdoor:edgeUsername"],
-      },
-      secretConfig: { "frontdoor:edgePassword": cfg["frontdoor:edgePassword"] },
+      ...apiConfig(mock, "edge"),
       audit: auditOn(mock),
       writes: () => mock.log.filter((e) => e.method !== "GET").length,
       close: () => mock.close(),
@@ -158,14 +153,7 @@ describe("access --preview: reading a preview's values", () => {
     };
     other.newState.type = "other:index:ServicePolicy";
     other.urn = "urn:pulumi:prod::p::other:index:ServicePolicy::pol";
-    assert.deepEqual(previewAccess(config, readPreviewSteps({ steps: [other] })), {
-      added: [],
-      removed: [],
-      changed: [],
-      unknown: [],
-      unresolved: [],
-      steps: 0,
-    });
+    assert.deepEqual(previewAccess(config, readPreviewSteps({ steps: [other] })), NO_ACCESS_CHANGE);
     assert.throws(
       () => readPreviewSteps({ diagnostics: [{ severity: "error", message: "boom" }] }, "p.json"),
       /--preview p\.json: the preview reported 1 error\(s\)/,

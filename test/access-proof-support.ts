@@ -17,9 +17,8 @@ const PROGRAM = path.join(__dirname, "programs", "access-proof");
 export interface ProofTarget {
   /** The controller's base URL (https). */
   url: string;
-  /** Provider config (frontdoor:edgeUrl, ...) with the password apart as secret config. */
-  config: Record<string, string>;
-  secretConfig: Record<string, string>;
+  /** Provider settings (frontdoor:edgeUrl, ...): the password goes to the stack's secret config. */
+  settings: Record<string, string>;
   /** Whether `/edge/management/v1/<collection>/<id>` exists, asked as an admin outside Pulumi. */
   exists(collection: string, id: string): Promise<boolean>;
 }
@@ -31,11 +30,12 @@ function plain(value: unknown): string {
 
 export async function proveAccess(target: ProofTarget, prefix: string): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "access-proof-"));
+  const { "frontdoor:edgePassword": edgePassword, ...config } = target.settings;
   const options = {
     programDir: PROGRAM,
     stateFile: path.join(dir, "state.json"),
-    config: { ...target.config, prefix },
-    secretConfig: target.secretConfig,
+    config: { ...config, prefix },
+    secretConfig: { "frontdoor:edgePassword": edgePassword },
   };
   try {
     const up = await runHarness("up", options);

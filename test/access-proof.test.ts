@@ -10,12 +10,10 @@ describe("Access proof on the mock: enrolled identities see exactly the services
   const mock = useMock({ tls: true });
 
   it("member of the Dial group sees the service, the outsider does not; destroy removes them", async () => {
-    const { "frontdoor:edgePassword": edgePassword, ...config } = mockConfig(mock);
     await proveAccess(
       {
         url: mock.url,
-        config,
-        secretConfig: { "frontdoor:edgePassword": edgePassword },
+        settings: mockConfig(mock),
         exists: async (collection, id) => mock.edge.get(collection as "services", id) !== undefined,
       },
       "proof",

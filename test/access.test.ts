@@ -4,11 +4,9 @@
 // policy advice, written independently in mock/edge/reach.ts), with hand-worked expectations,
 // and the command's diff must show a console-made `#all` policy as added access.
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { type MockServer, startMockServer } from "../mock/server";
 import {
   type AccessMatrix,
@@ -20,11 +18,10 @@ import {
 import { selects } from "../provider/audit/roles";
 import { context } from "../provider/engine";
 import { type AccessProgram, createAccessProgram, disagreements } from "./access-support";
+import { runAudit } from "./support/auditCli";
 import { EdgeClient } from "./support/edgeClient";
 import { configureFor, mockConfig } from "./support/engine";
 
-const run = promisify(execFile);
-const AUDIT = path.resolve(__dirname, "..", "bin", "provider", "tools", "auditCli.js");
 const P = "acc-";
 
 describe("access: role selection as the controller evaluates it", () => {
@@ -64,20 +61,15 @@ describe("access: the matrix on the mock agrees with the controller's answers (p
     return grant;
   };
   const names = (refs: { name: string }[]) => refs.map((r) => r.name.slice(P.length));
-  const audit = async (...args: string[]) => {
-    const env = {
-      ...process.env,
-      ZITI_EDGE_URL: mock.url,
-      ZITI_USERNAME: mock.credentials.edgeUsername,
-      ZITI_PASSWORD: mock.credentials.edgePassword,
-    };
-    try {
-      const { stdout, stderr } = await run(process.execPath, [AUDIT, ...args], { env });
-      return { code: 0, stdout, stderr };
-    } catch (error: any) {
-      return { code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) };
-    }
-  };
+  const audit = (...args: string[]) =>
+    runAudit(
+      {
+        ZITI_EDGE_URL: mock.url,
+        ZITI_USERNAME: mock.credentials.edgeUsername,
+        ZITI_PASSWORD: mock.credentials.edgePassword,
+      },
+      ...args,
+    );
 
   before(async () => {
     mock = await startMockServer();

@@ -2,20 +2,18 @@
 // objects that no stack declares, and expiry dates. The stack is the gitops example applied through
 // the harness; the "console" is plain HTTP to the mock's management APIs, outside Pulumi.
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { type HarnessOptions, runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { expiryView } from "../provider/audit/expiry";
 import { findUnmanaged } from "../provider/audit/unmanaged";
 import { context } from "../provider/engine";
+import { runAudit } from "./support/auditCli";
 import { EdgeClient } from "./support/edgeClient";
 import { configureFor, mockConfig } from "./support/engine";
+import { frontdoorApi } from "./support/fixtures";
 
-const run = promisify(execFile);
-const AUDIT = path.resolve(__dirname, "..", "bin", "provider", "tools", "auditCli.js");
 const example = path.resolve(__dirname, "..", "examples", "gitops");
 
 describe("audit: unmanaged objects and expiry (pulumi-frontdoor-audit)", function () {
@@ -25,7 +23,6 @@ describe("audit: unmanaged objects and expiry (pulumi-frontdoor-audit)", functio
   let console_: EdgeClient;
   const state = () => path.join(workdir, "prod.json");
   const env = () => ({
-    ...process.env,
     FRONTDOOR_API_URL: mock.url,
     FRONTDOOR_ID: mock.credentials.frontdoorId,
     FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
@@ -33,15 +30,7 @@ describe("audit: unmanaged objects and expiry (pulumi-frontdoor-audit)", functio
     ZITI_USERNAME: mock.credentials.edgeUsername,
     ZITI_PASSWORD: mock.credentials.edgePassword,
   });
-  /** The command's exit code, stdout and stderr (a non-zero exit is an answer here, not a failure). */
-  const audit = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [AUDIT, ...args], { env: env() });
-      return { code: 0, stdout, stderr };
-    } catch (error: any) {
-      return { code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) };
-    }
-  };
+  const audit = (...args: string[]) => runAudit(env(), ...args);
 
   before(async () => {
     mock = await startMockServer();
@@ -91,17 +80,10 @@ describe("audit: unmanaged objects and expiry (pulumi-frontdoor-audit)", functio
       },
     });
     assert.equal(policy.status, 201);
-    const made = await fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({
-        name: "shadow-key",
-        type: "API_KEY",
-        data: { header_name: "x-k", api_key: "0123456789abcdef0" },
-      }),
+    const made = await frontdoorApi(mock, "POST", "auth-providers", {
+      name: "shadow-key",
+      type: "API_KEY",
+      data: { header_name: "x-k", api_key: "0123456789abcdef0" },
     });
     assert.equal(made.status, 201);
 

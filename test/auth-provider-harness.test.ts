@@ -3,11 +3,9 @@
 // holds no credential.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { readState, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
-import { runOptions } from "./support/fixtures";
+import { runOptions, tempDir, useMock } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "auth-provider");
 const SSO_SECRET = "harness-sso-client-secret-42";
@@ -15,9 +13,16 @@ const PARTNER_KEY = "harness-partner-api-key-0123456789";
 
 describe("AuthProvider through the dynamic-provider host", function () {
   this.timeout(120_000);
-  let mock: MockServer;
   let token: string;
   let stateFile: string;
+  const mock = useMock({}, (server) => {
+    // A token for two frontdoors, so a frontdoorId change (replacement) can be exercised.
+    token = server.frontdoor.issueToken({
+      frontdoorIds: [server.credentials.frontdoorId, "fd-second"],
+      ttlSeconds: 3600,
+    });
+    stateFile = path.join(tempDir("fd-ap-"), "dev.json");
+  });
   const fd = () => mock.credentials.frontdoorId;
 
   const opts = runOptions(() => ({
@@ -33,14 +38,6 @@ describe("AuthProvider through the dynamic-provider host", function () {
   };
   const op = (report: any, name: string) => report.resources.find((r: any) => r.name === name)?.op;
   const providers = () => mock.frontdoor.list(fd(), "auth-providers") as any[];
-
-  before(async () => {
-    mock = await startMockServer();
-    // A token for two frontdoors, so a frontdoorId change (replacement) can be exercised.
-    token = mock.frontdoor.issueToken({ frontdoorIds: [fd(), "fd-second"], ttlSeconds: 3600 });
-    stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-ap-")), "dev.json");
-  });
-  after(() => mock.close());
 
   it("creates both providers with real ids and outputs", async () => {
     const report = await up();

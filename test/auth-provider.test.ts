@@ -1,7 +1,7 @@
 // AuthProvider behaviour through the provider's host entry points, against the mock over real HTTP.
 import * as assert from "node:assert/strict";
-import { type MockServer, startMockServer } from "../mock/server";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { frontdoorApi, methodsSent, useMock } from "./support/fixtures";
 import { waitFor } from "./support/wait";
 
 const oidc = (secret = "oidc-client-secret-1") => ({
@@ -11,24 +11,13 @@ const oidc = (secret = "oidc-client-secret-1") => ({
 });
 
 describe("AuthProvider (engine against the mock)", () => {
-  let mock: MockServer;
+  const mock = useMock();
   /** An auth provider made by someone else, with a plain API call. */
   const createOutside = async (body: object): Promise<{ id: string }> => {
-    const res = await fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify(body),
-    });
+    const res = await frontdoorApi(mock, "POST", "auth-providers", body);
     assert.equal(res.status < 300, true, await res.clone().text());
     return (await res.json()) as { id: string };
   };
-  before(async () => {
-    mock = await startMockServer();
-  });
-  after(() => mock.close());
   beforeEach(async () => {
     await configureFor(mockConfig(mock));
     mock.clearLog();
@@ -72,10 +61,7 @@ describe("AuthProvider (engine against the mock)", () => {
     });
     assert.equal(renamed.diff.changes, true);
     assert.deepEqual(renamed.diff.replaces, []);
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PATCH", "PATCH"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PATCH", "PATCH"]);
     assert.equal(renamed.result!.outs.name, "sso-2");
     assert.equal(renamed.result!.outs.enabled, false);
     mock.clearLog();
@@ -84,10 +70,7 @@ describe("AuthProvider (engine against the mock)", () => {
       name: "sso-2",
       enabled: false,
     });
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PUT"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PUT"]);
     assert.deepEqual(rotated.result!.outs.secretValues, { "data.client_secret": "rotated-secret-2" });
     const moved = await engine.diff("AuthProvider", id, rotated.result!.outs, {
       ...rotated.result!.outs,

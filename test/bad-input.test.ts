@@ -11,6 +11,7 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
 import { configureFor, engine, mockConfig } from "./support/engine";
+import { captureStderr } from "./support/stderr";
 
 type Inputs = Record<string, unknown>;
 interface Case {
@@ -527,19 +528,11 @@ describe("bad input: check failures naming the property, no request made", funct
 
   it("a certificate that expired after it was accepted draws a warning, not a failure", async () => {
     const inputs = { name: "c", value: expiredLeaf.certPem };
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    let failures: unknown[];
-    try {
-      ({ failures } = await engine.check("ClientCertificate", inputs, inputs));
-    } finally {
-      process.stderr.write = write;
-    }
-    assert.deepEqual(failures, []);
+    const { written, result, error } = await captureStderr(() =>
+      engine.check("ClientCertificate", inputs, inputs),
+    );
+    assert.equal(error, undefined);
+    assert.deepEqual(result?.failures, []);
     assert.match(
       written.join(""),
       /warning: ClientCertificate "c": value: the certificate expired on .*renew it/,

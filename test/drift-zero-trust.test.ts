@@ -5,9 +5,16 @@
 // and the next `up` recreates it; `up` puts everything back and the stack refreshes clean again.
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { type HarnessResult, runHarness } from "../harness";
-import { useHarnessSetup, useMock } from "./support/fixtures";
-import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
+import { runStack, useHarnessSetup, useMock } from "./support/fixtures";
+import {
+  changes,
+  createdOneOfEach,
+  driftOf,
+  expectOk,
+  ops,
+  refreshesClean,
+  refreshFindsDrift,
+} from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-zero-trust");
 const KINDS = ["ConfigType", "Config", "Service", "ServicePolicy", "ServiceEdgeRouterPolicy"];
@@ -21,23 +28,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh", expectNoChanges = false, extra: Record<string, string> = {}) =>
-      runHarness(command, {
-        programDir: PROGRAM,
-        stateFile: path.join(setup.dir, `${prefix}.json`),
-        config: { ...setup.config, mode, prefix, ...extra },
-        secretConfig: setup.secretConfig,
-        expectNoChanges,
-      });
-  const expectClean = async (run: ReturnType<typeof stack>, why: string) => {
-    expectCleanRefresh(await run("refresh", true), why);
-  };
-  const allCreated = (result: HarnessResult) => {
-    expectOk(result);
-    const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
-    assert.deepEqual([...new Set(created.map((r) => r.type.split(":").pop()))].sort(), [...KINDS].sort());
-    for (const r of created) assert.equal(r.op, "create", r.name);
-    return result.report.outputs.ids as Ids;
-  };
+      runStack(setup, PROGRAM, { mode, prefix }, command, extra, expectNoChanges);
   const edge = () => mock.edge;
 
   describe("every optional input set", () => {
@@ -45,9 +36,9 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
     let ids: Ids;
 
     it("refreshes clean right after up", async () => {
-      ids = allCreated(await run("up"));
+      ids = createdOneOfEach<Ids>(await run("up"), KINDS);
       assert.equal(edge().get("services", ids.service)?.encryptionRequired, false);
-      await expectClean(run, "right after up (every optional input set)");
+      await refreshesClean(run, "right after up (every optional input set)");
     });
 
     it("reports each change behind its back on exactly that resource and property", async () => {
@@ -70,9 +61,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
       edge().patch("service-edge-router-policies", ids.serp, { tags: { region: "us" } });
       assert.ok(edge().remove("configs", ids.custom));
 
-      const drift = await run("refresh", true);
-      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
-      assert.deepEqual(changes(drift), {
+      const drift = await refreshFindsDrift(run, {
         type: ["schema"],
         intercept: ["data"],
         service: ["maxIdleTimeMillis"],
@@ -102,7 +91,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
         serp: "update",
       });
       assert.equal(edge().get("service-policies", ids.policy)?.type, "Bind");
-      await expectClean(run, "after up put everything back");
+      await refreshesClean(run, "after up put everything back");
     });
 
     it("replaces the service when encryptionRequired changes (the old one deleted first: names are unique)", async () => {
@@ -127,10 +116,10 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
     let ids: Ids;
 
     it("refreshes clean right after up, also when the controller answers null for unset attributes", async () => {
-      ids = allCreated(await run("up"));
+      ids = createdOneOfEach<Ids>(await run("up"), KINDS);
       assert.equal(edge().get("services", ids.service)?.terminatorStrategy, "smartrouting");
       edge().patch("services", ids.service, { roleAttributes: null });
-      await expectClean(run, "right after up (no optional input set)");
+      await refreshesClean(run, "right after up (no optional input set)");
     });
 
     it("reports values set behind its back on exactly that resource and property", async () => {
@@ -140,9 +129,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
       edge().patch("config-types", ids.type, { tags: { owner: "someone" } });
       edge().patch("configs", ids.host, { data: { protocol: "udp", address: "127.0.0.1", port: 8443 } });
 
-      const drift = await run("refresh", true);
-      assert.equal(drift.exitCode, 1);
-      assert.deepEqual(changes(drift), {
+      const drift = await refreshFindsDrift(run, {
         service: ["roleAttributes", "terminatorStrategy"],
         policy: ["postureCheckRoles"],
         serp: ["serviceRoles"],
@@ -160,7 +147,7 @@ describe("Drift: services, policies and configs through the dynamic-provider hos
       expectOk(await run("up"));
       assert.deepEqual(edge().get("services", ids.service)?.roleAttributes, []);
       assert.equal(edge().get("services", ids.service)?.terminatorStrategy, "smartrouting");
-      await expectClean(run, "after up put everything back");
+      await refreshesClean(run, "after up put everything back");
     });
   });
 });

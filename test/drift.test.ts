@@ -8,9 +8,10 @@ import { type HarnessResult, readState, runHarness } from "../harness";
 import { createCertificateWithToken } from "../provider/functions/certificates";
 import { generateKeyPairAndCsr } from "../provider/resources/pem";
 import { testCa } from "./edge-support";
+import { driftSigners } from "./support/edge-objects";
 import { EdgeClient } from "./support/edgeClient";
-import { useHarnessSetup, useMock } from "./support/fixtures";
-import { changes, driftOf, expectCleanRefresh, expectOk, ops } from "./support/report";
+import { frontdoorApi, useHarnessSetup, useMock } from "./support/fixtures";
+import { createdOneOfEach, driftOf, refreshesClean, refreshFindsDrift, stepsOfOk } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "drift-all");
 const SSO_SECRET = "drift-sso-client-secret-0001";
@@ -41,20 +42,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     // The full auth policy names two external JWT signers, which must exist (as on a real controller).
     const admin = new EdgeClient(mock.url, mock.caPem);
     await admin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
-    const signers: string[] = [];
-    for (const name of ["drift-signer-a", "drift-signer-b"]) {
-      const made = await admin.call("POST", "/external-jwt-signers", {
-        body: {
-          name,
-          issuer: `https://${name}.example.com`,
-          audience: "drift",
-          certPem: testCa(name).certPem,
-          enabled: true,
-        },
-      });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      signers.push(String(made.body.data.id));
-    }
+    const signers = await driftSigners(admin);
     return {
       config: { signerA: signers[0], signerB: signers[1] },
       secretConfig: { ssoClientSecret: SSO_SECRET, partnerApiKey: PARTNER_KEY },
@@ -81,35 +69,14 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         expectNoChanges,
       });
   };
-  const expectClean = async (run: ReturnType<typeof stack>, why: string) => {
-    expectCleanRefresh(await run("refresh", true), why);
-  };
-  const allCreated = (result: HarnessResult) => {
-    expectOk(result);
-    const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
-    assert.deepEqual(
-      [...new Set(created.map((r) => r.type.split(":").pop()))].sort(),
-      [...KINDS].sort(),
-      "one of every resource kind",
-    );
-    for (const r of created) assert.equal(r.op, "create", r.name);
-    return result.report.outputs.ids as Ids;
-  };
   const noPlaintext = (result: HarnessResult, ...secrets: string[]) => {
     const text = `${result.stdout}\n${result.stderr}`;
     for (const secret of secrets) assert.ok(!text.includes(secret), "a secret shows in clear text");
   };
 
   /** A real API call, as another admin would make it. */
-  const frontdoorApi = async (method: string, apiPath: string, body: unknown) => {
-    const res = await fetch(`${mock.url}/frontdoor/${fd()}/${apiPath}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify(body),
-    });
+  const asOtherAdmin = async (method: string, apiPath: string, body: unknown) => {
+    const res = await frontdoorApi(mock, method, apiPath, body);
     assert.ok(res.ok, `${method} ${apiPath}: ${res.status} ${await res.text()}`);
   };
   /** Uses a certificate request token the way a device does: it stays usable until expiresAt. */
@@ -134,8 +101,8 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     let issuedWithToken: string;
 
     it("refreshes clean right after up", async () => {
-      ids = allCreated(await firstUp("full"));
-      await expectClean(run, "right after up (every optional input set)");
+      ids = createdOneOfEach<Ids>(await firstUp("full"), KINDS);
+      await refreshesClean(run, "right after up (every optional input set)");
     });
 
     it("refreshes clean after the frontend turned ACTIVE and the identity enrolled", async () => {
@@ -144,7 +111,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       const enrollments = mock.edge.list("enrollments").filter((e) => e.identityId === ids.user);
       assert.equal(enrollments.length, 1);
       for (const e of enrollments) mock.edge.remove("enrollments", String(e.id));
-      await expectClean(run, "after status and enrollment moved on");
+      await refreshesClean(run, "after status and enrollment moved on");
       const state = readState(path.join(setup.dir, "fu.json"));
       const frontend = state.resources.find((r) => r.name === "frontend");
       assert.equal(frontend?.outputs.status, "ACTIVE");
@@ -154,7 +121,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       // String: a rename. Secret: the OIDC client secret rotated through the real API.
       mock.frontdoor.patch(fd(), "auth-providers", ids.partner, { name: "fu-partner-renamed" });
       const sso = mock.frontdoor.get(fd(), "auth-providers", ids.sso) as any;
-      await frontdoorApi("PUT", `auth-providers/${ids.sso}`, {
+      await asOtherAdmin("PUT", `auth-providers/${ids.sso}`, {
         name: sso.name,
         type: sso.type,
         enabled: sso.enabled,
@@ -184,9 +151,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       });
       assert.ok(mock.frontdoor.remove(fd(), "client-certificates", ids.cert));
 
-      const drift = await run("refresh", true);
-      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
-      assert.deepEqual(changes(drift), {
+      const drift = await refreshFindsDrift(run, {
         partner: ["name"],
         sso: ["secretValues"],
         frontend: ["authProviderIds"],
@@ -232,9 +197,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       // The certificate made with the token took the token's name, next to the token itself.
       assert.equal(mock.frontdoor.get(fd(), "client-certificates", issuedWithToken)?.name, "fu-token");
       mock.frontdoor.remove(fd(), "client-certificates", issuedWithToken);
-      const up = await run("up");
-      expectOk(up);
-      assert.deepEqual(ops(up), {
+      assert.deepEqual(await stepsOfOk(run("up")), {
         sso: "update",
         partner: "update",
         key: "same",
@@ -252,7 +215,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
         ids.partner,
         ids.sso,
       ]);
-      await expectClean(run, "after up put everything back");
+      await refreshesClean(run, "after up put everything back");
     });
   });
 
@@ -261,10 +224,10 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     let ids: Ids;
 
     it("refreshes clean right after up, and after the frontend turned ACTIVE", async () => {
-      ids = allCreated(await firstUp("minimal"));
-      await expectClean(run, "right after up (no optional input set)");
+      ids = createdOneOfEach<Ids>(await firstUp("minimal"), KINDS);
+      await refreshesClean(run, "right after up (no optional input set)");
       mock.frontdoor.setCustomFrontendStatus(fd(), ids.frontend, "ACTIVE");
-      await expectClean(run, "after the frontend turned ACTIVE");
+      await refreshesClean(run, "after the frontend turned ACTIVE");
     });
 
     it("reports each change behind its back on exactly that resource and property", async () => {
@@ -274,7 +237,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       mock.frontdoor.patch(fd(), "auth-providers", ids.partner, { enabled: false });
       // An auth provider id added to a frontend that had none.
       mock.frontdoor.patch(fd(), "custom-frontends", ids.frontend, { authProviderIds: [ids.partner] });
-      await frontdoorApi("PATCH", `client-certificates/${ids.cert}`, { name: "mi-cert-renamed" });
+      await asOtherAdmin("PATCH", `client-certificates/${ids.cert}`, { name: "mi-cert-renamed" });
       mock.frontdoor.patch(fd(), "certificate-request-tokens", ids.token, { commonName: "someone" });
       // A policy's roles changed; optional strings and sets that were unset (null) get values.
       mock.edge.patch("edge-router-policies", ids.erp, { identityRoles: ["#intruders"] });
@@ -282,9 +245,7 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
       mock.edge.patch("cas", ids.ca, { tags: { owner: "someone" } });
       assert.ok(mock.edge.remove("auth-policies", ids.policy));
 
-      const drift = await run("refresh", true);
-      assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
-      assert.deepEqual(changes(drift), {
+      const drift = await refreshFindsDrift(run, {
         sso: ["data"],
         partner: ["enabled"],
         frontend: ["authProviderIds"],
@@ -304,13 +265,12 @@ describe("Drift: every resource kind through the dynamic-provider host", functio
     });
 
     it("recreates the deleted policy, puts the rest back, then refreshes clean", async () => {
-      const up = await run("up");
-      expectOk(up);
-      assert.equal(ops(up).policy, "create");
-      assert.equal(ops(up).key, "same");
+      const steps = await stepsOfOk(run("up"));
+      assert.equal(steps.policy, "create");
+      assert.equal(steps.key, "same");
       assert.equal(mock.edge.list("auth-policies").filter((p) => p.name === "mi-policy").length, 1);
       assert.deepEqual(mock.edge.get("edge-router-policies", ids.erp)?.identityRoles ?? [], []);
-      await expectClean(run, "after up put everything back");
+      await refreshesClean(run, "after up put everything back");
     });
   });
 });

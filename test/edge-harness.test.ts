@@ -3,45 +3,37 @@
 // the edge-access example.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type Command, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
 import { testCa } from "./edge-support";
-import { mockConfig } from "./support/engine";
+import { fullPrimary } from "./support/edge-objects";
+import { harnessConfig, useHarnessSetup, useMock } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-lifecycle");
 const EXAMPLE = path.join(__dirname, "..", "examples", "edge-access");
 
 describe("Edge resources through the dynamic-provider host", function () {
   this.timeout(120_000);
-  let mock: MockServer;
-  let dir: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
   const pki = [testCa("Lifecycle CA 1"), testCa("Lifecycle CA 2")];
-
-  before(async () => {
-    mock = await startMockServer();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "edge-harness-"));
-    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = { ...plain, caCertPem: pki[0].certPem, caCertPem2: pki[1].certPem };
-    secretConfig = {
-      "frontdoor:edgePassword": edgePassword,
-      caKeyPem: pki[0].keyPem,
-      caKeyPem2: pki[1].keyPem,
-    };
-  });
-  after(() => mock?.close());
+  const mock = useMock();
+  const setup = useHarnessSetup(
+    mock,
+    "edge-harness-",
+    () => ({
+      config: { caCertPem: pki[0].certPem, caCertPem2: pki[1].certPem },
+      secretConfig: { caKeyPem: pki[0].keyPem, caKeyPem2: pki[1].keyPem },
+    }),
+    ["frontdoor:edgePassword"],
+  );
 
   const run = (command: Command, stateFile: string, extra: Record<string, unknown> = {}) =>
     runHarness(command, {
       programDir: PROGRAM,
-      stateFile: path.join(dir, stateFile),
+      stateFile: path.join(setup.dir, stateFile),
       ...extra,
-      config: { ...config, ...((extra.config as Record<string, string>) ?? {}) },
-      secretConfig,
+      config: { ...setup.config, ...((extra.config as Record<string, string>) ?? {}) },
+      secretConfig: setup.secretConfig,
     });
 
   const ops = (report: any) =>
@@ -62,7 +54,7 @@ describe("Edge resources through the dynamic-provider host", function () {
     // The serialized provider stays small: a require of the installed package, no secrets.
     for (const r of up.report.resources.filter((x: any) => x.providerBytes))
       assert.ok(r.providerBytes < 4096);
-    const state = fs.readFileSync(path.join(dir, "lc.json"), "utf8");
+    const state = fs.readFileSync(path.join(setup.dir, "lc.json"), "utf8");
     for (const secret of [mock.credentials.edgePassword, pki[0].keyPem.split("\n")[1]]) {
       assert.ok(!state.includes(secret), "a secret is stored in clear text");
     }
@@ -117,19 +109,7 @@ describe("Edge resources through the dynamic-provider host", function () {
       "/auth-policies",
       {
         name: "im-policy",
-        primary: {
-          cert: { allowed: true, allowExpiredCerts: true },
-          extJwt: { allowed: true, allowedSigners: [] },
-          updb: {
-            allowed: true,
-            minPasswordLength: 10,
-            requireMixedCase: false,
-            requireNumberChar: false,
-            requireSpecialChar: false,
-            maxAttempts: 0,
-            lockoutDurationMinutes: 0,
-          },
-        },
+        primary: fullPrimary({ updb: { minPasswordLength: 10 } }),
         secondary: { requireTotp: false, requireExtJwtSigner: null },
       },
       "policy",
@@ -173,12 +153,10 @@ describe("Edge resources through the dynamic-provider host", function () {
   });
 
   it("runs the edge-access example: up, up again without changes, clean refresh", async () => {
-    const { "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
     const options = {
       programDir: EXAMPLE,
-      stateFile: path.join(dir, "example.json"),
-      config: plain,
-      secretConfig: { "frontdoor:edgePassword": edgePassword },
+      stateFile: path.join(setup.dir, "example.json"),
+      ...harnessConfig(mock, {}, ["frontdoor:edgePassword"]),
     };
     const up = await runHarness("up", options);
     assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);

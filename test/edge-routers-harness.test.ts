@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readState, runHarness } from "../harness";
+import { readState } from "../harness";
 import { EdgeClient } from "../provider/http/edge";
-import { useHarnessSetup, useMock } from "./support/fixtures";
+import { fullPrimary } from "./support/edge-objects";
+import { runStack, useHarnessSetup, useMock } from "./support/fixtures";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-routers-signers");
@@ -23,13 +24,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
   const stack =
     (mode: "full" | "minimal", prefix: string) =>
     (command: "up" | "refresh" | "destroy", extra: Record<string, string> = {}, expectNoChanges = false) =>
-      runHarness(command, {
-        programDir: PROGRAM,
-        stateFile: path.join(setup.dir, `${prefix}.json`),
-        config: { ...setup.config, mode, prefix, ...extra },
-        secretConfig: setup.secretConfig,
-        expectNoChanges,
-      });
+      runStack(setup, PROGRAM, { mode, prefix }, command, extra, expectNoChanges);
   const expectClean = async (
     run: ReturnType<typeof stack>,
     why: string,
@@ -195,19 +190,7 @@ describe("EdgeRouter, ExternalJwtSigner and PostureCheck through the dynamic-pro
     };
     importIds.policy = await create("auth-policies", {
       name: `${prefix}-sso-only`,
-      primary: {
-        cert: { allowed: true, allowExpiredCerts: true },
-        extJwt: { allowed: true, allowedSigners: [importIds.signer] },
-        updb: {
-          allowed: false,
-          minPasswordLength: 5,
-          requireMixedCase: false,
-          requireNumberChar: false,
-          requireSpecialChar: false,
-          maxAttempts: 0,
-          lockoutDurationMinutes: 0,
-        },
-      },
+      primary: fullPrimary({ extJwt: { allowedSigners: [importIds.signer] }, updb: { allowed: false } }),
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
     const checkBodies: Record<string, Record<string, unknown>> = {

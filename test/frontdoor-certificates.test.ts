@@ -6,6 +6,7 @@ import forge from "node-forge";
 import { type MockServer, startMockServer } from "../mock/server";
 import { csrPem, keys, selfSignedPem } from "./frontdoor-pki";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
+import { methodsSent } from "./support/fixtures";
 
 const KIND = "ClientCertificate";
 
@@ -122,19 +123,13 @@ describe("ClientCertificate (engine against the mock)", () => {
     mock.clearLog();
     const renamed = await updateChecked(KIND, id, outs, { name: "upload-2", value: first });
     assert.deepEqual(renamed.diff.replaces, []);
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PATCH", "GET"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PATCH", "GET"]);
     assert.equal(renamed.result!.outs.name, "upload-2");
 
     mock.clearLog();
     const second = selfSignedPem("upload-2");
     const replaced = await updateChecked(KIND, id, renamed.result!.outs, { name: "upload-2", value: second });
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PUT", "GET"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PUT", "GET"]);
     assert.equal(replaced.result!.outs.subject, "CN=upload-2");
     assert.equal(replaced.result!.outs.value, second);
 
@@ -162,10 +157,7 @@ describe("ClientCertificate (engine against the mock)", () => {
     mock.clearLog();
     const reissued = await updateChecked(KIND, id, outs, { name: "gen-2", value: otherCsr });
     assert.deepEqual(reissued.diff.replaces, []);
-    assert.deepEqual(
-      mock.log.map((e) => e.method),
-      ["PUT", "GET"],
-    );
+    assert.deepEqual(methodsSent(mock), ["PUT", "GET"]);
     assert.equal(reissued.result!.outs.value, otherCsr);
     assert.equal(reissued.result!.outs.subject, "CN=gen-2b");
     assert.notEqual(reissued.result!.outs.fingerprintSha256, outs.fingerprintSha256);

@@ -7,12 +7,11 @@
 import * as assert from "node:assert/strict";
 import { createPublicKey, X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessResult, type Report, readState, runHarness } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
+import type { MockServer } from "../mock/server";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
-import { runOptions } from "./support/fixtures";
+import { frontdoorApi, runOptions, tempDir, useMock } from "./support/fixtures";
 
 const program = path.join(__dirname, "programs", "frontdoor-lifecycle");
 const SSO_SECRET = "lifecycle-sso-client-secret-7f3a";
@@ -28,7 +27,9 @@ const ops = (report: Report) =>
 
 describe("Frontdoor certificates, tokens and custom frontends through the dynamic-provider host", function () {
   this.timeout(120_000);
-  let mock: MockServer;
+  const mock = useMock({
+    frontdoor: { customFrontendReadyAfterMs: READY_AFTER_MS, customFrontendActiveAfterMs: ACTIVE_AFTER_MS },
+  });
   let dir: string;
   let stateFile: string;
   const fd = () => mock.credentials.frontdoorId;
@@ -86,16 +87,9 @@ describe("Frontdoor certificates, tokens and custom frontends through the dynami
   };
   const stateOutputs = (name: string) => readState(stateFile).resources.find((r) => r.name === name)?.outputs;
 
-  before(async () => {
-    mock = await startMockServer({
-      frontdoor: { customFrontendReadyAfterMs: READY_AFTER_MS, customFrontendActiveAfterMs: ACTIVE_AFTER_MS },
-    });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-lifecycle-"));
+  before(() => {
+    dir = tempDir("fd-lifecycle-");
     stateFile = path.join(dir, "dev.json");
-  });
-  after(async () => {
-    await mock?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   // The lifecycle stack: every config key is passed on every run (the harness keeps stack config).
@@ -294,14 +288,7 @@ describe("Frontdoor certificates, tokens and custom frontends through the dynami
   it("imports existing objects by <frontdoorId>/<id>; the next up and a refresh show no changes", async function () {
     this.timeout(180_000);
     const api = async (collection: string, body: object) => {
-      const res = await fetch(`${mock.url}/frontdoor/${fd()}/${collection}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify(body),
-      });
+      const res = await frontdoorApi(mock, "POST", collection, body);
       assert.ok(res.ok, `${collection}: ${res.status} ${await res.clone().text()}`);
       return (await res.json()) as { id: string };
     };

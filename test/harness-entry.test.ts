@@ -4,14 +4,14 @@
 // same program through the real CLI when it is built: the same outputs, the same Edge service.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { runHarness } from "../harness";
 import { programEntry } from "../harness/entry";
-import { type MockServer, startMockServer } from "../mock/server";
+import type { MockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
 import { mockConfig } from "./support/engine";
+import { tempDir, useMock, useTempDir } from "./support/fixtures";
 
 const PROGRAM = path.join(__dirname, "programs", "js-main");
 const SECRET_KEYS = ["frontdoor:token", "frontdoor:edgePassword", "frontdoor:searchPassword"];
@@ -31,22 +31,13 @@ function servicesOf(mock: MockServer) {
 
 describe("a JavaScript program whose package.json names its main", function () {
   this.timeout(300_000);
-  let mock: MockServer;
-  let scratch: string;
-
-  before(async () => {
-    mock = await startMockServer();
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "js-main-"));
-  });
-  after(async () => {
-    await mock?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  });
+  const mock = useMock();
+  const scratch = useTempDir("js-main-");
 
   it("runs src/app.js under the harness: up creates its service, destroy removes it", async () => {
     const options = {
       programDir: PROGRAM,
-      stateFile: path.join(scratch, "state.json"),
+      stateFile: path.join(scratch.path, "state.json"),
       ...stackConfig(mock),
     };
     const before = mock.log.length;
@@ -93,7 +84,7 @@ describe("a JavaScript program whose package.json names its main", function () {
 describe("the program's entry point, found as the language host finds it", () => {
   let dir: string;
   const write = (files: Record<string, string>) => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "entry-"));
+    dir = tempDir("entry-");
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: entry\nruntime: nodejs\n");
     for (const [file, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -101,7 +92,6 @@ describe("the program's entry point, found as the language host finds it", () =>
     }
     return dir;
   };
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("is the folder (index.ts through the .ts hook) when package.json names nothing", () => {
     const d = write({ "package.json": "{}", "index.ts": "" });

@@ -4,12 +4,10 @@
 // SIGINT, SIGTERM, even SIGKILL); and a fresh program folder works on the first `up`.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessOptions, readState, runHarness, startHarness } from "../harness";
 import { makeCipher, newSalt } from "../harness/crypto";
-import { type MockServer, startMockServer } from "../mock/server";
-import { mockConfig } from "./support/engine";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 import { childPids, killAll, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 import { waitFor } from "./support/wait";
 
@@ -18,34 +16,23 @@ const COUNTS = { AuthProvider: 12, Identity: 12, EdgeRouterPolicy: 12 };
 
 describe("interrupted harness runs: pending operations, no process left behind, a fresh folder", function () {
   this.timeout(120_000);
-  let mock: MockServer;
-  let work: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
   const started: number[] = [];
+  after(() => killAll(started)); // only if a test failed half way
+  const mock = useMock();
+  const setup = useHarnessSetup(mock, "harness-interrupt-", () => ({
+    config: { counts: JSON.stringify(COUNTS) },
+  }));
 
-  before(async () => {
-    mock = await startMockServer();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "harness-interrupt-"));
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = { ...plain, counts: JSON.stringify(COUNTS) };
-    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword };
-  });
   afterEach(() => {
     mock.onRequest = undefined;
     mock.faults.clear();
   });
-  after(async () => {
-    killAll(started); // only if a test failed half way
-    await mock?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
 
   const options = (name: string, extra: Partial<HarnessOptions> = {}): HarnessOptions => ({
     programDir: PROGRAM,
-    stateFile: path.join(work, name, "state.json"),
-    config: { ...config, prefix: name },
-    secretConfig,
+    stateFile: path.join(setup.dir, name, "state.json"),
+    config: { ...setup.config, prefix: name },
+    secretConfig: setup.secretConfig,
     ...extra,
   });
 
@@ -259,7 +246,7 @@ describe("interrupted harness runs: pending operations, no process left behind, 
 
   it("a crash of the harness (the state folder replaced by a file mid-run) kills the host and the program too", async () => {
     const name = "crash";
-    const stateDir = path.join(work, name);
+    const stateDir = path.join(setup.dir, name);
     slowCreates();
     const { run, harnessPid, hostPid, programPid } = await startUp(options(name));
     await createsReached(3, true);
@@ -278,7 +265,7 @@ describe("interrupted harness runs: pending operations, no process left behind, 
   });
 
   it("the state key is made with its folder (the reported crash: key written before the folder existed)", () => {
-    const stateFile = path.join(work, "no-such-folder", "deeper", "dev.json");
+    const stateFile = path.join(setup.dir, "no-such-folder", "deeper", "dev.json");
     const { PULUMI_CONFIG_PASSPHRASE: saved } = process.env;
     delete process.env.PULUMI_CONFIG_PASSPHRASE;
     try {
@@ -305,8 +292,8 @@ describe("interrupted harness runs: pending operations, no process left behind, 
       const { PULUMI_CONFIG_PASSPHRASE: _p, ...env } = process.env;
       const opts: HarnessOptions = {
         programDir: dir,
-        config: { ...config, prefix: "fresh" },
-        secretConfig,
+        config: { ...setup.config, prefix: "fresh" },
+        secretConfig: setup.secretConfig,
         // Without a passphrase the key goes to `.state/dev.json.key`, made before any state write.
         env: { ...(env as Record<string, string>), PULUMI_CONFIG_PASSPHRASE: "" },
       };

@@ -3,9 +3,9 @@
 // channel only, and stopped once the program has finished, whatever its outcome.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { runHarness, startHarness } from "../harness";
+import { tempDir } from "./support/fixtures";
 import { commandLine, running, waitForHost, waitForProgram, waitGone } from "./support/processes";
 
 const SECRET = "program-process-s3cret";
@@ -14,9 +14,8 @@ describe("harness: the program's own process", function () {
   this.timeout(60_000);
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-program-"));
+    dir = tempDir("harness-program-");
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("runs the program in another process than the harness and the host, reports it and stops it", async () => {
     const programDir = path.join(__dirname, "programs", "harness-basic");

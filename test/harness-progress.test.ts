@@ -3,7 +3,7 @@
 import * as assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { tempDir, useMock } from "./support/fixtures";
+import { useMock, useTempDir } from "./support/fixtures";
 
 const HARNESS_CLI = path.join(__dirname, "..", "harness", "cli.ts");
 const program = path.resolve(__dirname, "..", "bench", "programs", "many");
@@ -32,10 +32,7 @@ function harnessText(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: nu
 describe("harness progress output", function () {
   this.timeout(180_000);
   const mock = useMock();
-  let dir: string;
-  before(() => {
-    dir = tempDir("harness-progress-");
-  });
+  const dir = useTempDir("harness-progress-");
 
   it("prints each step as it finishes with a running count, then the summary", async () => {
     const c = mock.credentials;
@@ -43,7 +40,7 @@ describe("harness progress output", function () {
       command,
       program,
       "--state",
-      path.join(dir, "state.json"),
+      path.join(dir.path, "state.json"),
       "--parallel",
       "4",
       "--config",

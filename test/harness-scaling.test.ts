@@ -4,7 +4,6 @@
 // (Times and memory are measured in bench/scaling.ts, not here.)
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessOptions, runHarness } from "../harness";
 import {
@@ -14,6 +13,7 @@ import {
   type StateResource,
   StateStore,
 } from "../harness/state";
+import { tempDir, useStateFile } from "./support/fixtures";
 
 function resource(
   name: string,
@@ -39,25 +39,15 @@ function urn(name: string): string {
 const names = (rs: StateResource[]) => rs.map((r) => `${r.name}${r.pendingDelete ? "(old)" : ""}`);
 
 describe("harness state at scale", () => {
-  let dir: string;
-  let file: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-scaling-"));
-    file = path.join(dir, "dev.json");
-    process.env.PULUMI_CONFIG_PASSPHRASE = "scaling-test";
-  });
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    delete process.env.PULUMI_CONFIG_PASSPHRASE;
-  });
+  const file = useStateFile("harness-scaling-", "scaling-test");
 
   it("journals only the resources a step replaced in place, and writes snapshots in dependency order", () => {
-    const store = new StateStore(file);
+    const store = new StateStore(file.path);
     const state: HarnessState = emptyState("p", "dev");
     // In memory a dependent may come first (steps put results where they are, or at the end).
     state.resources = [resource("b", ["a"]), resource("a"), resource("c")];
     store.save(state);
-    assert.deepEqual(names(new StateStore(file).load("p", "dev").resources), ["a", "b", "c"]);
+    assert.deepEqual(names(new StateStore(file.path).load("p", "dev").resources), ["a", "b", "c"]);
 
     // Steps replace b in place and append d, which a depends on now: only those two are journaled.
     state.resources[0] = { ...state.resources[0], id: "id-b2" };
@@ -72,9 +62,9 @@ describe("harness state at scale", () => {
     assert.deepEqual(journaled.sort(), ["a", "b", "d"], "c is unchanged and not written again");
 
     // A journal replay and the final snapshot both come back in dependency order.
-    assert.deepEqual(names(new StateStore(file).load("p", "dev").resources), ["d", "a", "b", "c"]);
+    assert.deepEqual(names(new StateStore(file.path).load("p", "dev").resources), ["d", "a", "b", "c"]);
     store.save(state, true);
-    const loaded = new StateStore(file).load("p", "dev");
+    const loaded = new StateStore(file.path).load("p", "dev");
     assert.deepEqual(names(loaded.resources), ["d", "a", "b", "c"]);
     assert.equal(loaded.resources.find((r) => r.name === "b")?.id, "id-b2");
   });
@@ -105,9 +95,8 @@ describe("harness: stack frames while the program runs", () => {
   const programDir = path.join(__dirname, "programs", "harness-stack-frames");
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-frames-"));
+    dir = tempDir("harness-frames-");
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const up = (extra: Partial<HarnessOptions> = {}) =>
     runHarness("up", { programDir, stateFile: path.join(dir, "state.json"), ...extra });

@@ -10,6 +10,7 @@ import { runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
+import { apiConfig } from "./support/engine";
 
 const run = promisify(execFile);
 const program = path.join(__dirname, "programs", "readable-drift");
@@ -89,20 +90,11 @@ describe("harness stack config (Pulumi.<stack>.yaml)", function () {
     });
 
     it("reads what `pulumi config set --secret` wrote, and writes what `pulumi config get` reads", async () => {
-      const c = mock.credentials;
+      const { config, secretConfig } = apiConfig(mock, "frontdoor", "edge");
       const stack = await cliStack(dir, {
         inPlace: true,
-        config: {
-          "frontdoor:apiUrl": mock.url,
-          "frontdoor:frontdoorId": c.frontdoorId,
-          "frontdoor:edgeUrl": mock.url,
-          "frontdoor:edgeUsername": c.edgeUsername,
-        },
-        secretConfig: {
-          "frontdoor:token": c.frontdoorToken,
-          "frontdoor:edgePassword": c.edgePassword,
-          "readable-drift:ssoClientSecret": SECRET,
-        },
+        config,
+        secretConfig: { ...secretConfig, "readable-drift:ssoClientSecret": SECRET },
       });
       try {
         const env = { PULUMI_CONFIG_PASSPHRASE: stack.passphrase };

@@ -3,10 +3,9 @@
 // replayed on the next load, and no secret is written in plaintext in either file.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { makeSecret } from "../harness/secrets";
 import { emptyState, type HarnessState, type StateResource, StateStore } from "../harness/state";
+import { useStateFile } from "./support/fixtures";
 
 const SECRET = "journal-secret-value-3b9";
 
@@ -24,38 +23,28 @@ function resource(i: number, extra: Partial<StateResource> = {}): StateResource 
 }
 
 describe("harness state store (snapshot + journal)", () => {
-  let dir: string;
-  let file: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "harness-state-"));
-    file = path.join(dir, "dev.json");
-    process.env.PULUMI_CONFIG_PASSPHRASE = "state-store-test";
-  });
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    delete process.env.PULUMI_CONFIG_PASSPHRASE;
-  });
+  const file = useStateFile("harness-state-", "state-store-test");
 
   it("writes bytes linear in the number of steps: 2000 single-resource steps", () => {
-    const store = new StateStore(file);
+    const store = new StateStore(file.path);
     const state: HarnessState = emptyState("p", "dev");
     for (let i = 0; i < 2000; i++) {
       state.resources = [...state.resources, resource(i)];
       store.save(state);
     }
     store.save(state, true);
-    const finalSize = fs.statSync(file).size;
+    const finalSize = fs.statSync(file.path).size;
     // Rewriting the whole state at every step would write ~1000 times the final size.
     assert.ok(
       store.bytesWritten < 8 * finalSize,
       `${store.bytesWritten} bytes written for a ${finalSize}-byte state (${(store.bytesWritten / finalSize).toFixed(1)}x)`,
     );
     assert.ok(!fs.existsSync(store.journalFile), "the final write leaves no journal");
-    assert.equal(new StateStore(file).load("p", "dev").resources.length, 2000);
+    assert.equal(new StateStore(file.path).load("p", "dev").resources.length, 2000);
   });
 
   it("replays the journal of an interrupted run (changes, deletions, outputs; a torn last line ignored)", () => {
-    const store = new StateStore(file);
+    const store = new StateStore(file.path);
     const state: HarnessState = emptyState("p", "dev");
     state.resources = [resource(1), resource(2), resource(3)];
     store.save(state); // the snapshot
@@ -70,7 +59,7 @@ describe("harness state store (snapshot + journal)", () => {
     assert.ok(fs.existsSync(store.journalFile));
     fs.appendFileSync(store.journalFile, '{"put":{"urn":"urn:torn');
 
-    const loaded = new StateStore(file).load("p", "dev");
+    const loaded = new StateStore(file.path).load("p", "dev");
     assert.deepEqual(
       loaded.resources.map((r) => [r.name, r.id]),
       [
@@ -84,20 +73,20 @@ describe("harness state store (snapshot + journal)", () => {
     assert.deepEqual(loaded.config, { "p:token": makeSecret("cfg-secret-7") });
     assert.deepEqual(loaded.resources[2].inputs.data.client_secret, makeSecret(SECRET));
 
-    for (const text of [fs.readFileSync(file, "utf8"), fs.readFileSync(store.journalFile, "utf8")]) {
+    for (const text of [fs.readFileSync(file.path, "utf8"), fs.readFileSync(store.journalFile, "utf8")]) {
       assert.ok(!text.includes(SECRET) && !text.includes("cfg-secret-7"), "a secret in plaintext");
       assert.match(text, /ciphertext/);
     }
   });
 
   it("keeps the salt of a secret first seen after the snapshot in the journal", () => {
-    const store = new StateStore(file);
+    const store = new StateStore(file.path);
     const state: HarnessState = emptyState("p", "dev");
     state.resources = [{ ...resource(1), inputs: {}, outputs: {} }];
     store.save(state); // no secrets yet: no salt in the snapshot
     state.resources = [...state.resources, resource(2)];
     store.save(state);
-    const loaded = new StateStore(file).load("p", "dev");
+    const loaded = new StateStore(file.path).load("p", "dev");
     assert.deepEqual(loaded.resources[1].inputs.data.client_secret, makeSecret(SECRET));
   });
 });

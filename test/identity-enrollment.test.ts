@@ -8,6 +8,7 @@ import { enrollIdentity } from "../provider/functions/enrollment";
 import { certificateLogin, visibleServices } from "./support/clientAccess";
 import { configureFor, createChecked, engine, mockConfig, updateChecked } from "./support/engine";
 import { useMock } from "./support/fixtures";
+import { reEnrollByTrigger } from "./support/reEnrollment";
 
 const KIND = "Identity";
 const ENROLL_PATH = "/edge/client/v1/enroll/ott";
@@ -168,22 +169,10 @@ describe("Identity enrollment (enrollIdentity and re-issue) against the mock", f
   });
 
   it("reEnrollmentTrigger resets an enrolled identity to a new enrollment: the old certificate stops working", async () => {
-    const declared = { name: "phone-1", enrollment: { ott: true }, reEnrollmentTrigger: "v1" };
-    const { id, outs } = await createChecked(KIND, declared);
-    const first = await enrollIdentity({ jwt: outs.enrollmentJwt as string });
-    await certificateLogin(mock.url, first);
-    const state = (await engine.read(KIND, id, outs)).props!;
-    const up = await updateChecked(KIND, id, state, { ...declared, reEnrollmentTrigger: "v2" });
-    assert.deepEqual(up.diff.replaces, []);
-    const outs2 = up.result!.outs;
-    assert.equal(typeof outs2.enrollmentJwt, "string");
-    assert.deepEqual(outs2.authenticators, {});
-    await assert.rejects(certificateLogin(mock.url, first), /cert login: 401/);
-    const second = await enrollIdentity({ jwt: outs2.enrollmentJwt as string });
-    assert.equal(second.identityId, id);
+    const { id, updated, first, second } = await reEnrollByTrigger(mock.url, "phone-1");
     assert.notEqual(second.fingerprint, first.fingerprint);
     assert.deepEqual(await visibleServices(mock.url, second), []);
-    await engine.remove(KIND, id, outs2);
+    await engine.remove(KIND, id, updated);
   });
 
   it("check: re-issue settings need an enrollment method", async () => {

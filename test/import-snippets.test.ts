@@ -8,7 +8,7 @@ import type { MockServer } from "../mock/server";
 import { context } from "../provider/engine";
 import { idsInState, importSnippets } from "../provider/tools/importSnippets";
 import { createChecked, engine } from "./support/engine";
-import { harnessConfig, tempDir, useMockProvider } from "./support/fixtures";
+import { frontdoorApi, harnessConfig, tempDir, useMockProvider, useTempDir } from "./support/fixtures";
 
 /**
  * Writes a printed program into `dir` as a Pulumi project named `name` and returns the options of a
@@ -33,6 +33,16 @@ function adoptingProgram(
     config,
     secretConfig: { ...secretConfig, ...placeholders },
   };
+}
+
+/** A first `up` of an adopting program imports `count` objects; a second finds all of them the same. */
+async function adoptsUnchanged(opts: Parameters<typeof runHarness>[1], count: number): Promise<void> {
+  const first = await runHarness("up", opts);
+  assert.equal(first.exitCode, 0, first.stderr + first.stdout);
+  assert.deepEqual(first.report.summary, { import: count });
+  const second = await runHarness("up", opts);
+  assert.equal(second.exitCode, 0, second.stderr + second.stdout);
+  assert.deepEqual(second.report.summary, { same: count }, second.stdout);
 }
 
 describe("import snippets", () => {
@@ -75,10 +85,7 @@ describe("import snippets", () => {
 describe("import snippets, adopted through the dynamic-provider host", function () {
   this.timeout(120_000);
   const mock = useMockProvider();
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   it("prints a program that the harness imports without a change, for Frontdoor and Edge objects", async () => {
     await createChecked("AuthProvider", {
@@ -101,33 +108,21 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     });
 
     // Made outside Pulumi, with only the required OIDC fields (no scopes, no PKCE flag).
-    const made = await fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({
-        name: "legacy",
-        type: "OIDC",
-        data: { issuer: "https://old.example.com", client_id: "legacy", client_secret: "legacy-secret-2" },
-      }),
+    const made = await frontdoorApi(mock, "POST", "auth-providers", {
+      name: "legacy",
+      type: "OIDC",
+      data: { issuer: "https://old.example.com", client_id: "legacy", client_secret: "legacy-secret-2" },
     });
     assert.equal(made.status, 201);
 
     const kinds = ["AuthProvider", "CertificateRequestToken", "AuthPolicy", "Identity", "EdgeRouterPolicy"];
     const text = await importSnippets(context(), { kinds });
     assert.doesNotMatch(text, /adopt-secret-1|legacy-secret-2/);
-    const opts = adoptingProgram(mock, workdir, "adopted", text, {
+    const opts = adoptingProgram(mock, workdir.path, "adopted", text, {
       ssoDataClientSecret: "adopt-secret-1",
       legacyDataClientSecret: "legacy-secret-2",
     });
-    const first = await runHarness("up", opts);
-    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
-    assert.deepEqual(first.report.summary, { import: 6 });
-    const second = await runHarness("up", opts);
-    assert.equal(second.exitCode, 0, second.stderr);
-    assert.deepEqual(second.report.summary, { same: 6 });
+    await adoptsUnchanged(opts, 6);
   });
 
   it("adopts services, their configs and policies; the built-in config types are left out", async () => {
@@ -167,23 +162,15 @@ describe("import snippets, adopted through the dynamic-provider host", function 
     assert.match(text, /new frontdoor\.ConfigType\("acme-proxy-v1"/);
     assert.doesNotMatch(text, /new frontdoor\.ConfigType\("(intercept|host)/);
     assert.match(text, /configTypeName: "intercept\.v1"/);
-    const opts = adoptingProgram(mock, tempDir("zt-", workdir), "adopted-zt", text);
-    const first = await runHarness("up", opts);
-    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
-    assert.deepEqual(first.report.summary, { import: 6 });
-    const second = await runHarness("up", opts);
-    assert.equal(second.exitCode, 0, second.stderr);
-    assert.deepEqual(second.report.summary, { same: 6 });
+    const opts = adoptingProgram(mock, tempDir("zt-", workdir.path), "adopted-zt", text);
+    await adoptsUnchanged(opts, 6);
   });
 });
 
 describe("import snippets for edge routers, external JWT signers and posture checks", function () {
   this.timeout(120_000);
   const mock = useMockProvider();
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   it("prints declarations (no enrollment JWT) that the harness imports without a change", async () => {
     const router = await createChecked("EdgeRouter", { name: "west-1", roleAttributes: ["west"], cost: 3 });
@@ -213,23 +200,15 @@ describe("import snippets for edge routers, external JWT signers and posture che
     );
     assert.doesNotMatch(text, /enrollmentJwt|reEnrollmentTrigger/);
     assert.doesNotMatch(text, new RegExp(String(router.outs.enrollmentJwt)));
-    const opts = adoptingProgram(mock, workdir, "adopted-edge", text);
-    const first = await runHarness("up", opts);
-    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
-    assert.deepEqual(first.report.summary, { import: 4 });
-    const second = await runHarness("up", opts);
-    assert.equal(second.exitCode, 0, second.stderr);
-    assert.deepEqual(second.report.summary, { same: 4 });
+    const opts = adoptingProgram(mock, workdir.path, "adopted-edge", text);
+    await adoptsUnchanged(opts, 4);
   });
 });
 
 describe("import snippets: references, filters and objects a stack already holds", function () {
   this.timeout(180_000);
   const mock = useMockProvider({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-  let workdir: string;
-  before(() => {
-    workdir = tempDir(".work-import-", path.join(__dirname, "programs"));
-  });
+  const workdir = useTempDir(".work-import-", path.join(__dirname, "programs"));
 
   const harnessOptions = (dir: string, text: string) =>
     adoptingProgram(mock, dir, "adopted-refs", text, { ssoDataClientSecret: "refs-secret-1" });
@@ -284,12 +263,8 @@ describe("import snippets: references, filters and objects a stack already holds
     );
     assert.ok(position("webIntercept") < position("web") && position("web") < position("webDial"));
 
-    const opts = harnessOptions(path.join(workdir, "refs"), text);
-    const first = await runHarness("up", opts);
-    assert.equal(first.exitCode, 0, first.stderr + first.stdout);
-    assert.deepEqual(first.report.summary, { import: 7 });
-    const second = await runHarness("up", opts);
-    assert.deepEqual(second.report.summary, { same: 7 }, second.stdout);
+    const opts = harnessOptions(path.join(workdir.path, "refs"), text);
+    await adoptsUnchanged(opts, 7);
     // The references are dependencies in the state, so destroy removes users before what they use.
     const destroyed = await runHarness("destroy", opts);
     assert.equal(destroyed.exitCode, 0, destroyed.stderr + destroyed.stdout);

@@ -10,17 +10,8 @@ import { createChecked, engine, testCa } from "./edge-support";
 import { realEdgeConfig } from "./peers/controller";
 import { CONTROLLER_RELEASES } from "./peers/index";
 import { configureFor, mockConfig } from "./support/engine";
-import { MATRIX } from "./support/field-matrix";
+import { DUMMY_FIXTURES, MATRIX } from "./support/field-matrix";
 import { useController } from "./support/fixtures";
-
-const DUMMY = {
-  services: ["svc-a", "svc-b"],
-  signers: ["signer-a", "signer-b"],
-  configs: ["config-a", "config-b"],
-  authPolicyId: "policy-a",
-  ottCaId: "ca-a",
-  routerId: "router-a",
-} as const;
 
 /** One declaration of each Edge kind (the field matrix's first of each). */
 const ONE_OF_EACH = [...new Map(MATRIX.map((c) => [c.kind, c])).values()];
@@ -37,7 +28,7 @@ describe("Input hygiene: refused or normalised at check, before any request", ()
 
   it("names with control characters are refused naming `name`, for every Edge kind", async () => {
     for (const c of ONE_OF_EACH) {
-      const inputs = { ...c.inputs(DUMMY as any), ...c.secrets };
+      const inputs = { ...c.inputs(DUMMY_FIXTURES), ...c.secrets };
       for (const name of ["line\nbreak", "tab\there", "nul\u0000x", "bell\u0007", "del\u007f"]) {
         const { failures } = await engine.check(c.kind, {}, { ...inputs, name });
         assert.deepEqual(

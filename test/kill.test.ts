@@ -7,15 +7,14 @@
 // 0 orphans (objects on the mock no state knows), 0 duplicates, a clean `refresh --expect-no-changes`
 // and `up --expect-no-changes`, and 0 objects after destroy. The figures are printed at the end.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { type HarnessOptions, type HarnessResult, readState, runHarness, startHarness } from "../harness";
 import { issueCertificate } from "../mock/edge/pki";
 import { seededRandom } from "../mock/random";
-import { type MockServer, type RequestLogEntry, startMockServer } from "../mock/server";
+import type { RequestLogEntry } from "../mock/server";
 import { testCa } from "./edge-support";
-import { mockConfig } from "./support/engine";
+import { EDGE_COLLECTIONS, FRONTDOOR_COLLECTIONS } from "./support/collections";
+import { useHarnessSetup, useMock } from "./support/fixtures";
 import { killAll, waitForHost, waitForProgram, waitGone } from "./support/processes";
 import { waitFor } from "./support/wait";
 
@@ -48,27 +47,6 @@ const TOTAL = Object.values(COUNTS).reduce((a, b) => a + b, 0);
 /** KeyPairs exist only in the state (a key and a CSR made locally): no object on the service. */
 const ON_SERVICE = TOTAL - COUNTS.KeyPair;
 
-const FRONTDOOR = [
-  ["auth-providers", "name"],
-  ["client-certificates", "name"],
-  ["certificate-request-tokens", "name"],
-  ["custom-frontends", "hostname"],
-] as const;
-const EDGE = [
-  "identities",
-  "auth-policies",
-  "edge-router-policies",
-  "cas",
-  "edge-routers",
-  "external-jwt-signers",
-  "posture-checks",
-  "config-types",
-  "configs",
-  "services",
-  "service-policies",
-  "service-edge-router-policies",
-] as const;
-
 type Victim = "harness" | "host";
 interface Figure {
   victim: Victim;
@@ -87,29 +65,19 @@ interface Figure {
 
 describe("kill suite: SIGKILL of the harness or its host during up and destroy of 144 resources", function () {
   this.timeout(600_000);
-  let mock: MockServer;
-  let work: string;
-  let config: Record<string, string>;
-  let secretConfig: Record<string, string>;
   const figures: Figure[] = [];
   const started: number[] = [];
   const random = seededRandom(SEED);
-
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "kill-suite-"));
-    const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
-    config = {
-      ...plain,
+  const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+  const setup = useHarnessSetup(mock, "kill-suite-", () => ({
+    config: {
       counts: JSON.stringify(COUNTS),
       uploadCertPem: issueCertificate({ commonName: "uploaded.example.com" }).certPem,
-    };
-    secretConfig = { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword };
-  });
-  after(async () => {
+    },
+  }));
+
+  after(() => {
     killAll(started);
-    await mock?.close();
-    fs.rmSync(work, { recursive: true, force: true });
     if (figures.length === 0) return;
     // For docs/guides/reliability-and-recovery.md and the closing note (visible with --reporter spec).
     console.log("      kill suite figures (seed %d):", SEED);
@@ -140,9 +108,9 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
 
   const options = (prefix: string, extra: Partial<HarnessOptions> = {}): HarnessOptions => ({
     programDir: PROGRAM,
-    stateFile: path.join(work, prefix, "state.json"),
-    config: { ...config, prefix, caCerts: casOf(prefix).caCerts },
-    secretConfig: { ...secretConfig, ...casOf(prefix).keys },
+    stateFile: path.join(setup.dir, prefix, "state.json"),
+    config: { ...setup.config, prefix, caCerts: casOf(prefix).caCerts },
+    secretConfig: { ...setup.secretConfig, ...casOf(prefix).keys },
     parallel: 16,
     ...extra,
   });
@@ -151,10 +119,10 @@ describe("kill suite: SIGKILL of the harness or its host during up and destroy o
   function objects(prefix: string): [string, string][] {
     const fd = mock.credentials.frontdoorId;
     const all = [
-      ...FRONTDOOR.flatMap(([collection, field]) =>
+      ...FRONTDOOR_COLLECTIONS.flatMap(([collection, field]) =>
         mock.frontdoor.list(fd, collection).map((o) => [String(o[field]), String(o.id)] as [string, string]),
       ),
-      ...EDGE.flatMap((collection) =>
+      ...EDGE_COLLECTIONS.flatMap((collection) =>
         mock.edge.list(collection).map((o) => [String(o.name), String(o.id)] as [string, string]),
       ),
     ];

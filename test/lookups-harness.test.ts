@@ -4,12 +4,12 @@
 // must not reach the state.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { runHarness } from "../harness";
 import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient as RawClient } from "./support/edgeClient";
 import { mockConfig } from "./support/engine";
+import { useTempDir } from "./support/fixtures";
 import { expectCleanRefresh, expectOk, ops } from "./support/report";
 
 const PROGRAM = path.join(__dirname, "programs", "edge-lookups");
@@ -31,11 +31,7 @@ async function consoleServices(mock: MockServer, names: string[]): Promise<strin
 
 describe("Lookups in a program through the dynamic-provider host", function () {
   this.timeout(180_000);
-  let dir: string;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "lookups-harness-"));
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("lookups-harness-");
 
   it("uses the default auth policy and a service made outside Pulumi as inputs; refresh clean; destroy keeps them", async () => {
     const mock = await startMockServer();
@@ -45,7 +41,7 @@ describe("Lookups in a program through the dynamic-provider host", function () {
       const run = (command: Parameters<typeof runHarness>[0], expectNoChanges = false) =>
         runHarness(command, {
           programDir: PROGRAM,
-          stateFile: path.join(dir, "password.json"),
+          stateFile: path.join(dir.path, "password.json"),
           config: { ...plain, consoleService: "console-app" },
           secretConfig: { "frontdoor:edgePassword": edgePassword },
           expectNoChanges,
@@ -96,7 +92,7 @@ describe("Lookups in a program through the dynamic-provider host", function () {
         ztAPI: `${mock.url}/edge/client/v1`,
         id: { cert: `pem:${admin.certPem}`, key: `pem:${admin.keyPem}`, ca: `pem:${mock.caPem}` },
       });
-      const stateFile = path.join(dir, "identity.json");
+      const stateFile = path.join(dir.path, "identity.json");
       // No edgeUrl, no caBundle, no password: everything Edge comes from the identity.
       const run = (command: Parameters<typeof runHarness>[0], expectNoChanges = false) =>
         runHarness(command, {
@@ -116,9 +112,9 @@ describe("Lookups in a program through the dynamic-provider host", function () {
       expectOk(await run("destroy"));
       const keyLines = admin.keyPem.split("\n").filter((l) => l.length > 20 && !l.startsWith("-----"));
       const written = fs
-        .readdirSync(dir)
+        .readdirSync(dir.path)
         .filter((f) => f.startsWith("identity"))
-        .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+        .map((f) => fs.readFileSync(path.join(dir.path, f), "utf8"))
         .join("\n");
       assert.ok(written.length > 0);
       for (const line of keyLines) assert.ok(!written.includes(line), "the identity's key is in the state");

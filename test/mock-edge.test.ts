@@ -1,11 +1,14 @@
 // The OpenZiti Edge management API mock, over real HTTPS on loopback, and its swagger conformance.
 import assert from "node:assert/strict";
 import { createVerify, X509Certificate } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { type IssuedCertificate, issueCertificate, newKeyPair } from "../mock/edge/pki";
 import { base32Encode, totp } from "../mock/edge/totp";
 import { type MockServer, startMockServer } from "../mock/server";
 import { SwaggerConformance, validateRequest, validateResponse } from "./conformance/swagger";
 import { advanceClock, resetClock } from "./support/clock";
+import { fullPrimary } from "./support/edge-objects";
 import { EdgeClient } from "./support/edgeClient";
 
 const ADMIN = { username: "admin", password: "edge-test-password" };
@@ -234,6 +237,18 @@ describe("edge management API mock", function () {
       assert.equal(gone.body.error.code, "NOT_FOUND");
     });
 
+    it("accepts every permission the controller's swagger lists", async () => {
+      const swagger = JSON.parse(
+        fs.readFileSync(path.join(__dirname, "contracts/openziti-edge-management.json"), "utf8"),
+      );
+      const permissions: string[] = swagger.definitions.permissions.items.enum;
+      assert.ok(
+        permissions.includes("service-edge-router-policy.delete") && permissions.includes("ops.read"),
+      );
+      const id = await createIdentity({ permissions });
+      assert.deepEqual((await client.call("GET", `/identities/${id}`)).body.data.permissions, permissions);
+    });
+
     it("rejects invalid fields with 400 COULD_NOT_VALIDATE naming the field", async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ name: "bad-cost", type: "User", isAdmin: false, defaultHostingCost: 65536 }, "defaultHostingCost"],
@@ -347,11 +362,10 @@ describe("edge management API mock", function () {
   describe("auth policies", () => {
     const fullPolicy = (name: string) => ({
       name,
-      primary: {
-        cert: { allowed: true, allowExpiredCerts: false },
-        extJwt: { allowed: false, allowedSigners: [] },
+      primary: fullPrimary({
+        cert: { allowExpiredCerts: false },
+        extJwt: { allowed: false },
         updb: {
-          allowed: true,
           minPasswordLength: 12,
           requireSpecialChar: true,
           requireNumberChar: true,
@@ -359,7 +373,7 @@ describe("edge management API mock", function () {
           maxAttempts: 5,
           lockoutDurationMinutes: 15,
         },
-      },
+      }),
       secondary: { requireTotp: true, requireExtJwtSigner: null },
     });
 

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { useTempDir } from "./support/fixtures";
 import { skippingForbidden } from "./support/skip";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -13,15 +13,11 @@ const MOCHA = path.join(ROOT, "node_modules", "mocha", "bin", "mocha.js");
 
 describe("no silent skip, no stray .only", function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "no-silent-skip-"));
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("no-silent-skip-");
 
   /** Runs mocha with the project's .mocharc.js on one test file written to `dir`. */
   function mocha(name: string, source: string, env: Record<string, string | undefined>) {
-    const file = path.join(dir, `${name}.test.ts`);
+    const file = path.join(dir.path, `${name}.test.ts`);
     fs.writeFileSync(file, source);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete childEnv[key];

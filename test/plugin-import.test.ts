@@ -17,6 +17,7 @@ import { resourceDefinitions } from "../provider/resources";
 import type { CliResult, CliStack } from "./peers/cli";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
+import { EDGE_COLLECTIONS } from "./support/collections";
 import { edgeObjects } from "./support/edge-objects";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 import { assertPluginBuilt, pluginStack } from "./support/plugin";
@@ -256,24 +257,9 @@ describe("Real Pulumi CLI: import with the provider plugin (YAML, TypeScript)", 
               !["auth-providers", "client-certificates", "certificate-request-tokens"].some((c) =>
                 mock.frontdoor.get(fd, c as any, m.id),
               )
-            : (
-                await Promise.all(
-                  [
-                    "identities",
-                    "auth-policies",
-                    "edge-router-policies",
-                    "cas",
-                    "edge-routers",
-                    "external-jwt-signers",
-                    "posture-checks",
-                    "config-types",
-                    "configs",
-                    "services",
-                    "service-policies",
-                    "service-edge-router-policies",
-                  ].map((c) => ctrl.admin.call("GET", `/${c}/${m.id}`)),
-                )
-              ).every((a) => a.status === 404);
+            : (await Promise.all(EDGE_COLLECTIONS.map((c) => ctrl.admin.call("GET", `/${c}/${m.id}`)))).every(
+                (a) => a.status === 404,
+              );
         assert.ok(gone, `${m.kind} ${m.id} not deleted by destroy`);
       }
     } finally {

@@ -8,8 +8,8 @@ import * as path from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { type MockServer, startMockServer } from "../mock/server";
 import { mockConfig } from "./support/engine";
+import { useMock } from "./support/fixtures";
 import { type PluginProcess, startPlugin, struct } from "./support/plugin";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -35,11 +35,10 @@ const js = (s: structproto.Struct | undefined) => (s?.toJavaScript() ?? {}) as R
 
 describe("Provider plugin over gRPC (mock server)", function () {
   this.timeout(60_000);
-  let mock: MockServer;
+  const mock = useMock();
   let plugin: PluginProcess;
 
   before(async () => {
-    mock = await startMockServer();
     // No FRONTDOOR_*/ZITI_* from the test's environment: the settings come from Configure only.
     const env = Object.fromEntries(
       Object.keys(process.env)
@@ -50,7 +49,6 @@ describe("Provider plugin over gRPC (mock server)", function () {
   });
   after(async () => {
     await plugin?.stop();
-    mock?.close();
   });
 
   const configure = async (settings: Record<string, unknown>) => {

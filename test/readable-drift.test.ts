@@ -13,6 +13,7 @@ import { SIG_KEY } from "../harness/secrets";
 import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { type CliStack, cliStack } from "./peers/cli";
+import { apiConfig } from "./support/engine";
 
 const program = path.join(__dirname, "programs", "readable-drift");
 const CLIENT_SECRET = "readable-drift-client-secret-7f3a";
@@ -39,20 +40,9 @@ function mockGet(mock: MockServer, id: string): any {
   );
 }
 
+/** The Frontdoor and Edge settings (the program declares objects of both), secrets apart. */
 function connection(mock: MockServer) {
-  const c = mock.credentials;
-  return {
-    config: {
-      "frontdoor:apiUrl": mock.url,
-      "frontdoor:frontdoorId": c.frontdoorId,
-      "frontdoor:edgeUrl": mock.url,
-      "frontdoor:edgeUsername": c.edgeUsername,
-    },
-    secretConfig: {
-      "frontdoor:token": c.frontdoorToken,
-      "frontdoor:edgePassword": c.edgePassword,
-    },
-  };
+  return apiConfig(mock, "frontdoor", "edge");
 }
 
 describe("readable drift", function () {

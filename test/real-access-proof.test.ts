@@ -11,12 +11,10 @@ describe("Real OpenZiti controller: enrolled identities see exactly the services
   const ctrl = useController();
 
   it("member of the Dial group sees the service, the outsider does not; destroy removes them", async () => {
-    const { "frontdoor:edgePassword": edgePassword, ...config } = realEdgeConfig(ctrl);
     await proveAccess(
       {
         url: ctrl.url,
-        config,
-        secretConfig: { "frontdoor:edgePassword": edgePassword },
+        settings: realEdgeConfig(ctrl),
         exists: async (collection, id) =>
           (await ctrl.admin.call("GET", `/${collection}/${id}`)).status === 200,
       },

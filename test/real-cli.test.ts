@@ -10,8 +10,9 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
-import { mockConfig } from "./support/engine";
-import { dynamicProviderExamples } from "./support/examples";
+import { EDGE_COLLECTIONS, FRONTDOOR_COLLECTIONS } from "./support/collections";
+import { apiConfig } from "./support/engine";
+import { dynamicProviderExamples, itCoversEveryDynamicProviderExample } from "./support/examples";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -53,36 +54,45 @@ describe("Real Pulumi CLI: every example", function () {
   });
 
   const fd = () => mock.credentials.frontdoorId;
-  const frontdoor = () => {
-    const c = mockConfig(mock);
-    return {
-      config: {
-        "frontdoor:apiUrl": c["frontdoor:apiUrl"],
-        "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
-      },
-      secretConfig: { "frontdoor:token": c["frontdoor:token"] },
-    };
-  };
+  const frontdoor = () => apiConfig(mock, "frontdoor");
   const rename = (collection: FrontdoorCollection) => async (stateId: string) => {
     const id = stateId.split("/").pop() as string; // Frontdoor ids are <frontdoorId>/<id>
     const found = mock.frontdoor.get(fd(), collection, id);
     assert.ok(found, `${collection} ${id} is not on the mock`);
     mock.frontdoor.patch(fd(), collection, id, { name: `${found.name}-renamed` });
   };
-  const COLLECTIONS: FrontdoorCollection[] = [
-    "auth-providers",
-    "client-certificates",
-    "certificate-request-tokens",
-    "custom-frontends",
-  ];
   const frontdoorGone = async (ids: string[]) => {
     for (const id of ids)
-      for (const collection of COLLECTIONS)
+      for (const [collection] of FRONTDOOR_COLLECTIONS)
         assert.equal(
           mock.frontdoor.get(fd(), collection, id.split("/").pop() as string),
           undefined,
           `${id} left behind`,
         );
+  };
+
+  const controller = () => ({
+    config: {
+      "frontdoor:edgeUrl": ctrl.url,
+      "frontdoor:edgeUsername": ctrl.username,
+      "frontdoor:caBundle": ctrl.caPem,
+    },
+    secretConfig: { "frontdoor:edgePassword": ctrl.password },
+  });
+  /** Another admin changes the object of the state's id on the controller (drift). */
+  const patchOnController = (collection: string, body: object) => async (id: string) => {
+    const answer = await ctrl.admin.call("PATCH", `/${collection}/${id}`, { body });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  };
+  /** No collection of the controller holds any of the objects once the stack is destroyed. */
+  const controllerGone = async (ids: string[]) => {
+    for (const id of ids) {
+      const answers = await Promise.all(EDGE_COLLECTIONS.map((c) => ctrl.admin.call("GET", `/${c}/${id}`)));
+      assert.ok(
+        answers.every((a) => a.status === 404),
+        `${id} left behind on the controller`,
+      );
+    }
   };
 
   const examples = (): Example[] => [
@@ -124,72 +134,23 @@ describe("Real Pulumi CLI: every example", function () {
     },
     {
       dir: "edge-access",
-      config: {
-        "frontdoor:edgeUrl": ctrl.url,
-        "frontdoor:edgeUsername": ctrl.username,
-        "frontdoor:caBundle": ctrl.caPem,
-      },
-      secretConfig: { "frontdoor:edgePassword": ctrl.password },
+      ...controller(),
       drift: {
         resource: "alice",
         property: "roleAttributes",
-        make: async (id) => {
-          const answer = await ctrl.admin.call("PATCH", `/identities/${id}`, {
-            body: { roleAttributes: ["intruders"] },
-          });
-          assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        },
+        make: patchOnController("identities", { roleAttributes: ["intruders"] }),
       },
-      gone: async (ids) => {
-        for (const id of ids) {
-          const answers = await Promise.all(
-            ["identities", "auth-policies", "edge-router-policies", "cas"].map((c) =>
-              ctrl.admin.call("GET", `/${c}/${id}`),
-            ),
-          );
-          assert.ok(
-            answers.every((a) => a.status === 404),
-            `${id} left behind on the controller`,
-          );
-        }
-      },
+      gone: controllerGone,
     },
     {
       dir: "zero-trust-app",
-      config: {
-        "frontdoor:edgeUrl": ctrl.url,
-        "frontdoor:edgeUsername": ctrl.username,
-        "frontdoor:caBundle": ctrl.caPem,
-      },
-      secretConfig: { "frontdoor:edgePassword": ctrl.password },
+      ...controller(),
       drift: {
         resource: "app-dial",
         property: "identityRoles",
-        make: async (id) => {
-          const answer = await ctrl.admin.call("PATCH", `/service-policies/${id}`, {
-            body: { identityRoles: ["#all"] },
-          });
-          assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        },
+        make: patchOnController("service-policies", { identityRoles: ["#all"] }),
       },
-      gone: async (ids) => {
-        for (const id of ids) {
-          const answers = await Promise.all(
-            [
-              "identities",
-              "services",
-              "service-policies",
-              "configs",
-              "edge-router-policies",
-              "service-edge-router-policies",
-            ].map((c) => ctrl.admin.call("GET", `/${c}/${id}`)),
-          );
-          assert.ok(
-            answers.every((a) => a.status === 404),
-            `${id} left behind on the controller`,
-          );
-        }
-      },
+      gone: controllerGone,
     },
     {
       dir: "event-report",
@@ -201,25 +162,9 @@ describe("Real Pulumi CLI: every example", function () {
     },
   ];
 
-  it("covers every TypeScript example of the dynamic provider", () => {
-    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
-    assert.deepEqual(
-      dynamicProviderExamples().sort(),
-      examples()
-        .map((e) => e.dir)
-        .sort(),
-    );
-  });
+  itCoversEveryDynamicProviderExample(() => examples().map((e) => e.dir));
 
-  for (const name of [
-    "zero-trust-app",
-    "frontdoor-basic",
-    "frontdoor-mtls",
-    "custom-frontend",
-    "gitops",
-    "edge-access",
-    "event-report",
-  ]) {
+  for (const name of dynamicProviderExamples().sort()) {
     it(`examples/${name}: up, clean refresh, drift found and put back, no secret leaked, import refused, destroy`, async () => {
       const example = examples().find((e) => e.dir === name) as Example;
       const env = example.env;

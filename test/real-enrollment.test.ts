@@ -10,6 +10,7 @@ import { certificateLogin } from "./support/clientAccess";
 import { EdgeClient } from "./support/edgeClient";
 import { configureFor, createChecked, engine, updateChecked } from "./support/engine";
 import { useController, useMock } from "./support/fixtures";
+import { reEnrollByTrigger } from "./support/reEnrollment";
 
 const KIND = "Identity";
 
@@ -87,19 +88,8 @@ describe("Real OpenZiti controller: enrollment re-issue and enrollIdentity", fun
   });
 
   it("reEnrollmentTrigger resets an enrolled identity: the old certificate stops working, the new JWT enrolls", async () => {
-    const declared = { name: "re-phone", enrollment: { ott: true }, reEnrollmentTrigger: "v1" };
-    const { id, outs } = await createChecked(KIND, declared);
-    const first = await enrollIdentity({ jwt: outs.enrollmentJwt as string });
-    await certificateLogin(ctrl.url, first);
-    const state = (await engine.read(KIND, id, outs)).props!;
-    const up = await updateChecked(KIND, id, state, { ...declared, reEnrollmentTrigger: "v2" });
-    assert.deepEqual(up.diff.replaces, []);
-    const outs2 = up.result!.outs;
-    assert.deepEqual(outs2.authenticators, {});
-    await assert.rejects(certificateLogin(ctrl.url, first), /cert login: 401/);
-    const second = await enrollIdentity({ jwt: outs2.enrollmentJwt as string });
-    assert.equal(second.identityId, id);
+    const { id, updated, second } = await reEnrollByTrigger(ctrl.url, "re-phone");
     await certificateLogin(ctrl.url, second);
-    await engine.remove(KIND, id, (await engine.read(KIND, id, outs2)).props!);
+    await engine.remove(KIND, id, (await engine.read(KIND, id, updated)).props!);
   });
 });

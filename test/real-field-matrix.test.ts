@@ -17,7 +17,14 @@ import { cliStack } from "./peers/cli";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { CONTROLLER_RELEASES, requirePeers } from "./peers/index";
 import { configureFor } from "./support/engine";
-import { BEHIND, type Fixtures, inputsFor, MATRIX, type MatrixCase } from "./support/field-matrix";
+import {
+  BEHIND,
+  DUMMY_FIXTURES,
+  type Fixtures,
+  inputsFor,
+  MATRIX,
+  type MatrixCase,
+} from "./support/field-matrix";
 import { defaultOf, edgeVariants, leafPaths, setPaths, topLevelFields } from "./support/field-paths";
 import { changes, expectCleanRefresh, expectOk, ops } from "./support/report";
 
@@ -77,14 +84,7 @@ const PUT_KINDS: Record<string, string[]> = {
   ],
 };
 
-const DUMMY: Fixtures = {
-  services: ["svc-a", "svc-b"],
-  signers: ["signer-a", "signer-b"],
-  configs: ["config-a", "config-b"],
-  authPolicyId: "policy-a",
-  ottCaId: "ca-a",
-  routerId: "router-a",
-};
+const DUMMY = DUMMY_FIXTURES;
 
 /**
  * The top-level inputs of a case that the drift rounds change, in a fixed order. Each changeable

@@ -110,6 +110,7 @@ type FunctionsMatch = {
   interceptV1: Same<frontdoor.InterceptV1Data, z.input<typeof configData.InterceptV1Data>>;
   hostV1: Same<frontdoor.HostV1Data, z.input<typeof configData.HostV1Data>>;
   hostV2: Same<frontdoor.HostV2Data, z.input<typeof configData.HostV2Data>>;
+  healthCheckAction: Same<frontdoor.HealthCheckAction, z.input<typeof configData.HealthCheckAction>>;
 };
 
 describe("the SDK's generated public types", () => {

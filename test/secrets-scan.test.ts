@@ -9,7 +9,6 @@
 // marking it. Each is searched for in every encoded form (test/support/oracles/leaks.ts).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   type Command,
@@ -18,9 +17,9 @@ import {
   readState,
   runHarness as runHarnessLibrary,
 } from "../harness";
-import { type MockServer, startMockServer } from "../mock/server";
-import { mockConfig } from "./support/engine";
-import { dynamicProviderExamples } from "./support/examples";
+import { apiConfig } from "./support/engine";
+import { dynamicProviderExamples, itCoversEveryDynamicProviderExample } from "./support/examples";
+import { useMock, useTempDir } from "./support/fixtures";
 import { findLeaks, type KnownSecret, serverSecrets, tableSecrets } from "./support/oracles/leaks";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -48,118 +47,79 @@ interface Example {
 
 describe("secret scan: no secret in plaintext anywhere, for every example", function () {
   this.timeout(120_000);
-  let mock: MockServer;
-  let work: string;
-  let frontdoorCfg: Record<string, string>;
-  let frontdoorSecret: Record<string, string>;
-  let edgeCfg: Record<string, string>;
-  let edgeSecret: Record<string, string>;
-  let searchCfg: Record<string, string>;
-  let searchSecret: Record<string, string>;
+  const mock = useMock({ frontdoor: { customFrontendReadyAfterMs: 50 } });
+  const work = useTempDir("secrets-scan-");
 
-  before(async () => {
-    mock = await startMockServer({ frontdoor: { customFrontendReadyAfterMs: 50 } });
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "secrets-scan-"));
-    const c = mockConfig(mock);
-    frontdoorCfg = {
-      "frontdoor:apiUrl": c["frontdoor:apiUrl"],
-      "frontdoor:frontdoorId": c["frontdoor:frontdoorId"],
-    };
-    frontdoorSecret = { "frontdoor:token": c["frontdoor:token"] };
-    edgeCfg = {
-      "frontdoor:edgeUrl": c["frontdoor:edgeUrl"],
-      "frontdoor:edgeUsername": c["frontdoor:edgeUsername"],
-    };
-    edgeSecret = { "frontdoor:edgePassword": c["frontdoor:edgePassword"] };
-    searchCfg = {
-      "frontdoor:searchUrl": c["frontdoor:searchUrl"],
-      "frontdoor:searchUsername": c["frontdoor:searchUsername"],
-    };
-    searchSecret = { "frontdoor:searchPassword": c["frontdoor:searchPassword"] };
-  });
-  after(() => mock?.close());
-
-  const examples = (): Example[] => [
-    {
-      dir: "frontdoor-basic",
-      config: frontdoorCfg,
-      secretConfig: {
-        ...frontdoorSecret,
-        ssoClientSecret: "scan-sso-client-secret-4711",
-        partnerApiKey: "scan-partner-api-key-0815-abcdef",
+  const examples = (): Example[] => {
+    const frontdoor = apiConfig(mock, "frontdoor");
+    const edge = apiConfig(mock, "edge");
+    const search = apiConfig(mock, "search");
+    return [
+      {
+        dir: "frontdoor-basic",
+        config: frontdoor.config,
+        secretConfig: {
+          ...frontdoor.secretConfig,
+          ssoClientSecret: "scan-sso-client-secret-4711",
+          partnerApiKey: "scan-partner-api-key-0815-abcdef",
+        },
+        badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0001" },
       },
-      badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0001" },
-    },
-    {
-      dir: "frontdoor-mtls",
-      config: frontdoorCfg,
-      secretConfig: frontdoorSecret,
-      badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0002" },
-    },
-    {
-      dir: "custom-frontend",
-      config: { ...frontdoorCfg, hostname: "scan.apps.example.com" },
-      secretConfig: {
-        ...frontdoorSecret,
-        ssoClientSecret: "scan-cf-sso-secret-9876",
-        apiKey: "scan-cf-api-key-0123456789",
+      {
+        dir: "frontdoor-mtls",
+        config: frontdoor.config,
+        secretConfig: frontdoor.secretConfig,
+        badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0002" },
       },
-      // A 409 instead of a 401: the same hostname again, under other auth-provider names. (With a 401
-      // the auth providers fail and the harness waits forever for the frontend that depends on them.)
-      badSecretConfig: {},
-      badConfig: { namePrefix: "scan-bad" },
-      badError: /409|already exists/,
-    },
-    {
-      dir: "edge-access",
-      config: edgeCfg,
-      secretConfig: edgeSecret,
-      badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0004" },
-    },
-    {
-      dir: "zero-trust-app",
-      config: { ...edgeCfg, namePrefix: "scan-zt" },
-      secretConfig: edgeSecret,
-      badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0007" },
-    },
-    {
-      dir: "event-report",
-      config: searchCfg,
-      secretConfig: searchSecret,
-      badSecretConfig: { "frontdoor:searchPassword": "scan-wrong-search-password-0005" },
-      queriesOnly: true,
-    },
-    {
-      dir: "gitops",
-      config: frontdoorCfg,
-      secretConfig: frontdoorSecret,
-      env: { FRONTDOOR_OIDC_CLIENT_SECRET: "scan-gitops-oidc-secret-2468" },
-      badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0006" },
-    },
-  ];
+      {
+        dir: "custom-frontend",
+        config: { ...frontdoor.config, hostname: "scan.apps.example.com" },
+        secretConfig: {
+          ...frontdoor.secretConfig,
+          ssoClientSecret: "scan-cf-sso-secret-9876",
+          apiKey: "scan-cf-api-key-0123456789",
+        },
+        // A 409 instead of a 401: the same hostname again, under other auth-provider names. (With a 401
+        // the auth providers fail and the harness waits forever for the frontend that depends on them.)
+        badSecretConfig: {},
+        badConfig: { namePrefix: "scan-bad" },
+        badError: /409|already exists/,
+      },
+      {
+        dir: "edge-access",
+        config: edge.config,
+        secretConfig: edge.secretConfig,
+        badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0004" },
+      },
+      {
+        dir: "zero-trust-app",
+        config: { ...edge.config, namePrefix: "scan-zt" },
+        secretConfig: edge.secretConfig,
+        badSecretConfig: { "frontdoor:edgePassword": "scan-wrong-edge-password-0007" },
+      },
+      {
+        dir: "event-report",
+        config: search.config,
+        secretConfig: search.secretConfig,
+        badSecretConfig: { "frontdoor:searchPassword": "scan-wrong-search-password-0005" },
+        queriesOnly: true,
+      },
+      {
+        dir: "gitops",
+        config: frontdoor.config,
+        secretConfig: frontdoor.secretConfig,
+        env: { FRONTDOOR_OIDC_CLIENT_SECRET: "scan-gitops-oidc-secret-2468" },
+        badSecretConfig: { "frontdoor:token": "scan-wrong-frontdoor-token-0006" },
+      },
+    ];
+  };
 
-  it("covers every TypeScript example of the dynamic provider", () => {
-    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
-    assert.deepEqual(
-      dynamicProviderExamples().sort(),
-      examples()
-        .map((e) => e.dir)
-        .sort(),
-    );
-  });
+  itCoversEveryDynamicProviderExample(() => examples().map((e) => e.dir));
 
-  for (const name of [
-    "frontdoor-basic",
-    "frontdoor-mtls",
-    "custom-frontend",
-    "edge-access",
-    "event-report",
-    "gitops",
-    "zero-trust-app",
-  ]) {
+  for (const name of dynamicProviderExamples().sort()) {
     it(`examples/${name}: up, refresh, a failing up and destroy leak no secret`, async () => {
       const example = examples().find((e) => e.dir === name)!;
-      const stateFile = path.join(work, `${name}.json`);
+      const stateFile = path.join(work.path, `${name}.json`);
       const env = { FRONTDOOR_DEBUG: "1", ...example.env };
       const base = { programDir: path.join(ROOT, "examples", name), config: example.config, env };
       const texts: Array<[string, string]> = [];
@@ -174,7 +134,7 @@ describe("secret scan: no secret in plaintext anywhere, for every example", func
       const badRun = {
         ...base,
         config: { ...example.config, ...example.badConfig },
-        stateFile: path.join(work, `${name}-bad.json`),
+        stateFile: path.join(work.path, `${name}-bad.json`),
         secretConfig: { ...example.secretConfig, ...example.badSecretConfig },
       };
       let destroyed = false;

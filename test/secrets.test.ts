@@ -14,8 +14,9 @@ import { setDebug } from "../provider/log";
 import { redact, registerSecret } from "../provider/redact";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
-import { tempDir, useMock } from "./support/fixtures";
+import { useMock, useTempDir } from "./support/fixtures";
 import { encodedForms } from "./support/oracles/leaks";
+import { captureStderr } from "./support/stderr";
 
 /** Every form a secret may leak in (plain, JSON-escaped, base64(url), hex, URL-encoded: test/support/oracles). */
 const leakedForms = encodedForms;
@@ -23,17 +24,14 @@ const leakedForms = encodedForms;
 describe("secret inputs given as plain values are stored as secrets", function () {
   this.timeout(120_000);
   const mock = useMock();
-  let dir: string;
-  before(() => {
-    dir = tempDir("plain-secrets-");
-  });
+  const dir = useTempDir("plain-secrets-");
 
   /** One resource declared with plain inputs (the program reads them with config.requireObject). */
   async function upAndDestroy(kind: string, inputs: Record<string, unknown>, check: (state: any) => void) {
     const { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword, ...plain } = mockConfig(mock);
     const options = {
       programDir: path.join(__dirname, "programs", "faults-bad-input"),
-      stateFile: path.join(dir, `${kind}.json`),
+      stateFile: path.join(dir.path, `${kind}.json`),
       config: { ...plain, kind, inputs: JSON.stringify(inputs) },
       secretConfig: { "frontdoor:token": token, "frontdoor:edgePassword": edgePassword },
     };
@@ -137,23 +135,12 @@ describe("redaction covers a secret's encoded forms", () => {
       { headers: async () => ({ authorization: basic }) },
       (body) => body as { code?: string; message?: string },
     );
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
     setDebug(true);
-    let error: unknown;
-    try {
-      await client.request({ method: "GET", path: `/items/${encodeURIComponent(secret)}` });
-    } catch (err) {
-      error = err;
-    } finally {
-      process.stderr.write = write;
-      await client.close();
-      server.close();
-    }
+    const { written, error } = await captureStderr(() =>
+      client.request({ method: "GET", path: `/items/${encodeURIComponent(secret)}` }),
+    );
+    await client.close();
+    server.close();
     assert.ok(error instanceof ApiError, String(error));
     const everything = [error.message, error.path, error.serverMessage, ...written].join("\n");
     assert.match(error.message, /HTTP 400/);

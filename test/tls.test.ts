@@ -2,11 +2,10 @@
 // and fails with a message that says what to configure otherwise. There is no switch to turn it off.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { CONFIG_KEYS } from "../provider/config";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
-import { useMock } from "./support/fixtures";
+import { tempDir, useMock } from "./support/fixtures";
 
 const provider = {
   name: "tls-sso",
@@ -24,19 +23,22 @@ describe("TLS", () => {
     await engine.remove("AuthProvider", id, outs);
   });
 
-  it("accepts the CA bundle as a file path too", async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-ca-")), "ca.pem");
+  /** The mock's CA certificate in a file of its own (each a new path: settings a client has not had). */
+  const caBundleFile = () => {
+    const file = path.join(tempDir("fd-ca-"), "ca.pem");
     fs.writeFileSync(file, mock.caPem!);
-    await configureFor({ ...mockConfig(mock), "frontdoor:caBundle": file });
+    return file;
+  };
+
+  it("accepts the CA bundle as a file path too", async () => {
+    await configureFor({ ...mockConfig(mock), "frontdoor:caBundle": caBundleFile() });
     const { id, outs } = await createChecked("AuthProvider", provider);
     await engine.remove("AuthProvider", id, outs);
   });
 
   it("makes one TLS context per client, not one per connection (each parses every root certificate)", async () => {
     // A fresh client: settings that differ from the previous tests' (the bundle from another file).
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fd-ca-")), "ca.pem");
-    fs.writeFileSync(file, mock.caPem!);
-    await configureFor({ ...mockConfig(mock), "frontdoor:caBundle": file });
+    await configureFor({ ...mockConfig(mock), "frontdoor:caBundle": caBundleFile() });
     // Counted as Node's TLS layer sees them (the module object itself: its exports are what
     // tls.connect and undici call), then passed through unchanged.
     const tls = require("node:tls") as typeof import("node:tls");

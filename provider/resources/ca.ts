@@ -23,7 +23,7 @@ import {
 import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { expiryFailures, pemForRequest, pemInput, singlePemProblem } from "./pem";
+import { certificateInput, expiryFailures, pemForRequest, pemInput } from "./pem";
 import { noRepeats, tags } from "./roles";
 
 export const ExternalIdClaim = z
@@ -86,20 +86,9 @@ export type CaInputs = z.output<typeof CaInputs>;
 const collection = new EdgeCollection("Ca", "cas");
 
 function validate(inputs: CaInputs, olds: Props): CheckFailure[] {
-  // During a preview the certificate or key may not be known yet (e.g. computed from another
-  // resource): it is checked again when the update runs.
-  if (containsUnknown(inputs.certPem)) return [];
-  // Checked in the form it is sent in (CRLF line endings and surrounding whitespace are no problem).
-  const certPem = pemForRequest(inputs.certPem);
-  const problem = singlePemProblem(certPem);
-  if (problem) return [{ property: "certPem", reason: problem }];
-  let cert: X509Certificate;
-  try {
-    // node:crypto rather than node-forge here: forge cannot read EC certificates, common for CAs.
-    cert = new X509Certificate(certPem);
-  } catch {
-    return [{ property: "certPem", reason: "is not a PEM certificate" }];
-  }
+  const cert = certificateInput(inputs.certPem, "certPem", true);
+  if (cert === undefined) return [];
+  if (Array.isArray(cert)) return cert;
   if (!cert.ca) {
     return [{ property: "certPem", reason: "is not a CA certificate (basicConstraints cA is not true)" }];
   }

@@ -8,6 +8,7 @@ import { created, daysUntil, daysUntilExpiry, frontdoorId, frontdoorName } from 
 import { FrontdoorCollection, type ServerObject } from "./frontdoorCollection";
 import { collectionOperations, completeCreate } from "./operations";
 import {
+  CertificateDetails,
   certificateDetails,
   expiryFailures,
   parseCertificateOrCsr,
@@ -33,14 +34,7 @@ export type ClientCertificateInputs = z.output<typeof ClientCertificateInputs>;
 export const ClientCertificateOutputs = z.object({
   ...created("the certificate"),
   certificatePem: z.string().describe("The certificate as the service stores it (issued, for a CSR)."),
-  fingerprintSha256: z
-    .string()
-    .describe("SHA-256 fingerprint of the DER certificate, lowercase hex, no colons."),
-  serialNumber: z.string().describe("Serial number, lowercase hex."),
-  subject: z.string().describe("Subject distinguished name, RFC 4514 style (e.g. `O=Acme,CN=device-1`)."),
-  issuer: z.string().describe("Issuer distinguished name, RFC 4514 style."),
-  notBefore: z.string().describe("Start of validity (ISO 8601)."),
-  notAfter: z.string().describe("End of validity (ISO 8601)."),
+  ...CertificateDetails.shape,
   daysUntilExpiry: daysUntilExpiry("the certificate"),
 });
 

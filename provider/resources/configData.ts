@@ -41,18 +41,21 @@ function inhabitedSet<T extends z.ZodType>(item: T) {
 const forward = (what: string) =>
   z.literal(true).optional().describe(`Use the dialing side's ${what} (true; leave unset otherwise).`);
 
-const action = z.strictObject({
-  trigger: z.enum(["fail", "pass", "change"]),
-  action: z
-    .string()
-    .regex(
-      /(mark (un)?healthy|increase cost [0-9]+|decrease cost [0-9]+|send event)/,
-      '"mark healthy", "mark unhealthy", "increase cost N", "decrease cost N" or "send event"',
-    ),
-  consecutiveEvents: z.number().int().min(0).max(65535).optional(),
-  duration: duration.optional(),
-});
-const actions = z.array(action).min(1).max(20).optional();
+// The meta ids name the shapes the SDK's types (sdk/types.generated.ts) declare once and refer to.
+export const HealthCheckAction = z
+  .strictObject({
+    trigger: z.enum(["fail", "pass", "change"]),
+    action: z
+      .string()
+      .regex(
+        /(mark (un)?healthy|increase cost [0-9]+|decrease cost [0-9]+|send event)/,
+        '"mark healthy", "mark unhealthy", "increase cost N", "decrease cost N" or "send event"',
+      ),
+    consecutiveEvents: z.number().int().min(0).max(65535).optional(),
+    duration: duration.optional(),
+  })
+  .meta({ id: "HealthCheckAction", description: "What a health check does when its trigger fires." });
+const actions = z.array(HealthCheckAction).min(1).max(20).optional();
 
 const HttpCheck = z.strictObject({
   url: z.string(),
@@ -138,9 +141,12 @@ const HostTerminator = z
     }
   });
 
-export const HostV1Data = HostTerminator;
+export const HostV1Data = HostTerminator.meta({
+  id: "HostV1Data",
+  description: "`data` of a host.v1 config, and each terminator of a host.v2 config.",
+});
 export const HostV2Data = z.strictObject({
-  terminators: z.array(HostTerminator).min(1).describe("One or more terminators (host.v1 shapes)."),
+  terminators: z.array(HostV1Data).min(1).describe("One or more terminators (host.v1 shapes)."),
 });
 export const TunnelerClientV1Data = z.strictObject({ hostname: z.string(), port });
 export const TunnelerServerV1Data = z.strictObject({

@@ -23,16 +23,13 @@ export const EdgeRouterPolicyInputs = policy.inputs;
 export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
 
 export const edgeRouterPolicy = {
-  kind: "EdgeRouterPolicy",
-  api: "edge" as const,
+  // PUT (name and semantic required).
+  ...policy.definition,
   description:
     "An OpenZiti edge router policy: the identities selected by `identityRoles` may connect to the edge routers " +
     "selected by `edgeRouterRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
-  inputs: EdgeRouterPolicyInputs,
   outputs: z.object({
     ...policy.displays,
     isSystem: z.boolean().describe("Whether the controller manages this policy itself."),
   }),
-  // PUT (name and semantic required).
-  ...policy.definition,
 } satisfies ResourceDefinition<EdgeRouterPolicyInputs>;

@@ -2,21 +2,14 @@
 // identities may authenticate with; AuthPolicy `primary.extJwt.allowedSigners` and
 // `secondary.requireExtJwtSigner` refer to its id. Keys come from exactly one of `jwksEndpoint` or
 // `certPem`. Every field is sent on create and PUT, so the controller's defaults never apply.
-import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
-import {
-  type CheckFailure,
-  containsUnknown,
-  type Props,
-  type ResourceContext,
-  type ResourceDefinition,
-} from "../resource";
+import type { CheckFailure, Props, ResourceContext, ResourceDefinition } from "../resource";
 import { sameCertificate } from "./ca";
 import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { pemForRequest, pemInput } from "./pem";
+import { certificateInput, pemForRequest, pemInput } from "./pem";
 import { noRepeats, tags } from "./roles";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -80,13 +73,8 @@ function validate(inputs: ExternalJwtSignerInputs): CheckFailure[] {
   if (jwksEndpoint !== undefined && certPem !== undefined) {
     return [{ property: "certPem", reason: "set only one of jwksEndpoint and certPem" }];
   }
-  if (certPem === undefined || containsUnknown(certPem)) return [];
-  try {
-    new X509Certificate(pemForRequest(certPem));
-  } catch {
-    return [{ property: "certPem", reason: "is not a PEM certificate" }];
-  }
-  return [];
+  const cert = certificateInput(certPem, "certPem");
+  return Array.isArray(cert) ? cert : [];
 }
 
 /** The body of create and PUT (the swagger marks the optional fields nullable: null clears them). */

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { nodeForge } from "../forge";
 import { warn } from "../log";
 import type { CheckFailure } from "../resource";
-import { UNKNOWN } from "../resource";
+import { containsUnknown, UNKNOWN } from "../resource";
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----/;
 const CERTIFICATE = "CERTIFICATE";
@@ -55,6 +55,29 @@ export function singlePemProblem(value: string): string | undefined {
  * An expired certificate is refused when it is new or changed; one that expired since it was accepted
  * (unchanged in the program) only draws a warning, so the run that replaces it is not blocked.
  */
+/**
+ * A certificate input read at check time, in the form it is sent in (CRLF line endings and surrounding
+ * whitespace are no problem): undefined when it is unset or not known yet (during a preview it may be
+ * computed from another resource: it is checked again when the update runs), else the certificate or
+ * the failure naming `property`. `single` also refuses more than one PEM block.
+ */
+export function certificateInput(
+  value: unknown,
+  property: string,
+  single = false,
+): X509Certificate | CheckFailure[] | undefined {
+  if (value === undefined || containsUnknown(value)) return undefined;
+  const pem = pemForRequest(String(value));
+  const problem = single ? singlePemProblem(pem) : undefined;
+  if (problem) return [{ property, reason: problem }];
+  try {
+    // node:crypto rather than node-forge: forge cannot read EC certificates, common for CAs.
+    return new X509Certificate(pem);
+  } catch {
+    return [{ property, reason: "is not a PEM certificate" }];
+  }
+}
+
 export function expiryFailures(
   certificate: X509Certificate,
   property: string,
@@ -114,19 +137,21 @@ function parseCsr(pem: string): Forge.pki.CertificateSigningRequest {
   return csr;
 }
 
-/** The certificate properties a ClientCertificate exposes. */
-export interface CertificateDetails {
-  /** SHA-256 of the DER encoding, lowercase hex without colons. */
-  fingerprintSha256: string;
-  /** Lowercase hex. */
-  serialNumber: string;
-  /** RFC 4514-style distinguished names (the encoded order reversed, comma-separated), e.g. `O=Acme,CN=device-1`. */
-  subject: string;
-  issuer: string;
-  /** ISO 8601. */
-  notBefore: string;
-  notAfter: string;
-}
+/**
+ * The certificate properties a ClientCertificate exposes (its outputs). Distinguished names are RFC
+ * 4514 style: the encoded order reversed, comma-separated.
+ */
+export const CertificateDetails = z.object({
+  fingerprintSha256: z
+    .string()
+    .describe("SHA-256 fingerprint of the DER certificate, lowercase hex, no colons."),
+  serialNumber: z.string().describe("Serial number, lowercase hex."),
+  subject: z.string().describe("Subject distinguished name, RFC 4514 style (e.g. `O=Acme,CN=device-1`)."),
+  issuer: z.string().describe("Issuer distinguished name, RFC 4514 style."),
+  notBefore: z.string().describe("Start of validity (ISO 8601)."),
+  notAfter: z.string().describe("End of validity (ISO 8601)."),
+});
+export type CertificateDetails = z.output<typeof CertificateDetails>;
 
 export function certificateDetails(certificate: X509Certificate): CertificateDetails {
   return {

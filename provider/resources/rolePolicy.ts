@@ -57,7 +57,11 @@ export function rolePolicy<R extends string, E extends z.ZodRawShape = Record<ne
     body,
     outputs,
     displays,
+    /** The parts of the resource definition every role policy has (kind, API, inputs, operations). */
     definition: {
+      kind: spec.kind,
+      api: "edge" as const,
+      inputs,
       setProperties: roleFields,
       ...putOperations(collection, body, outputs),
       ...collectionOperations(collection, (server) => outputs(server)),

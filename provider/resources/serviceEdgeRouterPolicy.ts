@@ -22,14 +22,11 @@ export const ServiceEdgeRouterPolicyInputs = policy.inputs;
 export type ServiceEdgeRouterPolicyInputs = z.output<typeof ServiceEdgeRouterPolicyInputs>;
 
 export const serviceEdgeRouterPolicy = {
-  kind: "ServiceEdgeRouterPolicy",
-  api: "edge" as const,
+  // PUT (name and semantic required).
+  ...policy.definition,
   description:
     "An OpenZiti service edge router policy: the services selected by `serviceRoles` may be carried by the " +
     "edge routers selected by `edgeRouterRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order " +
     "does not matter.",
-  inputs: ServiceEdgeRouterPolicyInputs,
   outputs: z.object(policy.displays),
-  // PUT (name and semantic required).
-  ...policy.definition,
 } satisfies ResourceDefinition<ServiceEdgeRouterPolicyInputs>;

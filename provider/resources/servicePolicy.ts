@@ -48,15 +48,12 @@ async function update(ctx: ResourceContext, id: string, _olds: Props, news: Serv
 }
 
 export const servicePolicy = {
-  kind: "ServicePolicy",
-  api: "edge" as const,
+  // PUT (name, type and semantic required); update re-sends what a change of type cleared.
+  ...policy.definition,
   description:
     "An OpenZiti service policy: the identities selected by `identityRoles` may dial (`type: Dial`) or bind " +
     "(`type: Bind`, i.e. host) the services selected by `serviceRoles`, while they pass the posture checks " +
     "selected by `postureCheckRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
-  inputs: ServicePolicyInputs,
   outputs: z.object(policy.displays),
-  // PUT (name, type and semantic required); update re-sends what a change of type cleared.
-  ...policy.definition,
   update,
 } satisfies ResourceDefinition<ServicePolicyInputs>;

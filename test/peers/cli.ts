@@ -9,6 +9,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { collectOutput } from "../../harness/output";
 import { PEERS_BIN, peerPath, REPO_ROOT } from "./index";
 
 export interface CliResult {
@@ -87,28 +88,23 @@ export async function cliStack(
       stdio: ["ignore", "pipe", "pipe"],
       detached: true, // its own process group: a timeout ends the CLI and its plugins together
     });
-    const result = new Promise<CliResult>((resolve, reject) => {
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => {
-        stdout += c.toString();
-      });
-      child.stderr.on("data", (c: Buffer) => {
-        stderr += c.toString();
-      });
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-(child.pid as number), "SIGKILL");
-        } catch {
-          // gone
-        }
-      }, runOptions.timeoutMs ?? 300_000);
-      child.once("error", reject);
-      child.once("close", (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, output: `${stdout}\n${stderr}` });
-      });
-    });
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {
+        // gone
+      }
+    }, runOptions.timeoutMs ?? 300_000);
+    const result = collectOutput(child)
+      .finally(() => clearTimeout(timer))
+      .then(
+        ({ code, signal, stdout, stderr }): CliResult => ({
+          code: code ?? (signal ? 128 : 1),
+          stdout,
+          stderr,
+          output: `${stdout}\n${stderr}`,
+        }),
+      );
     return { child, result };
   };
   const run: CliStack["run"] = (args, runOptions) => start(args, runOptions).result;

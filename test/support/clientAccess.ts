@@ -2,6 +2,7 @@
 // real controller alike): log in with its certificate (`POST /edge/client/v1/authenticate?method=cert`,
 // mTLS) and list the services it may use (`GET /edge/client/v1/services`).
 import https from "node:https";
+import { readReply } from "./edgeClient";
 
 export interface IdentityCredentials {
   certificatePem: string;
@@ -39,20 +40,7 @@ function call(
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-        });
-      },
+      (res) => readReply(res).then(resolve, reject),
     );
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));

@@ -62,20 +62,10 @@ export class EdgeClient {
           agent: false,
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let body: unknown = text;
-            try {
-              body = text ? JSON.parse(text) : undefined;
-            } catch {
-              // not JSON: keep the text
-            }
-            const status = res.statusCode ?? 0;
-            this.violations.push(...validateResponse(method, url.pathname, status, body));
-            resolve({ status, headers: res.headers, body });
-          });
+          readReply(res).then((reply) => {
+            this.violations.push(...validateResponse(method, url.pathname, reply.status, reply.body));
+            resolve(reply);
+          }, reject);
         },
       );
       req.on("error", reject);
@@ -92,4 +82,25 @@ export class EdgeClient {
     if (reply.status === 200) this.token = reply.body.data.token;
     return reply;
   }
+}
+
+/** Reads an HTTP answer to its end: status, headers, and the body as JSON (as text when it is not JSON). */
+export function readReply(
+  res: http.IncomingMessage,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk: Buffer) => chunks.push(chunk));
+    res.on("error", reject);
+    res.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+    });
+  });
 }

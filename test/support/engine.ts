@@ -21,6 +21,30 @@ export function mockConfig(mock: Pick<MockServer, "url" | "credentials" | "caPem
   };
 }
 
+/** The keys of each API's settings in mockConfig: the plain ones and the secret one. */
+const API_KEYS = {
+  frontdoor: [["frontdoor:apiUrl", "frontdoor:frontdoorId"], "frontdoor:token"],
+  edge: [["frontdoor:edgeUrl", "frontdoor:edgeUsername"], "frontdoor:edgePassword"],
+  search: [["frontdoor:searchUrl", "frontdoor:searchUsername"], "frontdoor:searchPassword"],
+} as const;
+
+/**
+ * The settings of the named APIs for a stack against `mock` (a program that declares objects of those
+ * APIs only): their plain keys, and their secrets apart as `pulumi config set --secret` keeps them.
+ */
+export function apiConfig(
+  mock: Pick<MockServer, "url" | "credentials" | "caPem">,
+  ...apis: (keyof typeof API_KEYS)[]
+): { config: Record<string, string>; secretConfig: Record<string, string> } {
+  const all = mockConfig(mock);
+  const plain = apis.flatMap((api) => API_KEYS[api][0]);
+  const secrets = apis.map((api) => API_KEYS[api][1]);
+  return {
+    config: Object.fromEntries(plain.map((key) => [key, all[key]])),
+    secretConfig: Object.fromEntries(secrets.map((key) => [key, all[key]])),
+  };
+}
+
 export async function configureFor(config: Record<string, string>): Promise<void> {
   await engine.configure({ get: (key) => config[key] });
 }

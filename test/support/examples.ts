@@ -1,6 +1,7 @@
 // The example programs under examples/, by language: the TypeScript ones of the dynamic provider run
 // in the harness and CLI suites; the plugin's (YAML, Go, TypeScript over the generated SDK) in
 // test/plugin-yaml.test.ts, test/plugin-go.test.ts and test/plugin-ts.test.ts.
+import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -24,5 +25,16 @@ export function dynamicProviderExamples(): string[] {
     if (!fs.existsSync(manifest)) return false;
     const { dependencies = {} } = JSON.parse(fs.readFileSync(manifest, "utf8"));
     return "pulumi-frontdoor" in dependencies;
+  });
+}
+
+/**
+ * A test that the suite's table of examples (`covered()`, read when the test runs) holds every
+ * TypeScript example of the dynamic provider and no other: a new example cannot go unchecked.
+ */
+export function itCoversEveryDynamicProviderExample(covered: () => string[]): void {
+  it("covers every TypeScript example of the dynamic provider", () => {
+    // The plugin's examples (YAML, Go, TypeScript with the generated SDK) have suites of their own.
+    assert.deepEqual(dynamicProviderExamples().sort(), covered().sort());
   });
 }

@@ -17,6 +17,16 @@ export interface Fixtures {
   routerId: string;
 }
 
+/** Stand-in ids of the fixtures, for checking declarations where no controller holds them. */
+export const DUMMY_FIXTURES: Fixtures = {
+  services: ["svc-a", "svc-b"],
+  signers: ["signer-a", "signer-b"],
+  configs: ["config-a", "config-b"],
+  authPolicyId: "policy-a",
+  ottCaId: "ca-a",
+  routerId: "router-a",
+};
+
 export interface MatrixCase {
   /** Pulumi name (the object's name is `<prefix>-<name>`). */
   name: string;

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { HarnessOptions } from "../../harness";
+import { type HarnessOptions, runHarness } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
 import { type RealController, realEdgeConfig, startController } from "../peers/controller";
 import { type ControllerRelease, controllerPeer, PEERS_BIN, requirePeers } from "../peers/index";
@@ -48,6 +48,12 @@ function standIn<T extends object>(current: () => T | undefined, name: string, a
       if (!target) throw new Error(`${name}.${String(key)} used while ${absent} (outside its describe?)`);
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
+    },
+    // Assignments (`mock.onRequest = ...`) reach the running object too.
+    set(_target, key, value) {
+      const target = current();
+      if (!target) throw new Error(`${name}.${String(key)} set while ${absent} (outside its describe?)`);
+      return Reflect.set(target, key, value, target);
     },
   });
 }
@@ -110,6 +116,31 @@ export function edgeSettings(mock: MockServer): Record<string, string> {
   };
 }
 
+/**
+ * A call to the mock's Frontdoor API the way an admin outside Pulumi makes it: real HTTP with the
+ * frontdoor's token, to `apiPath` below `/frontdoor/<frontdoorId>/`. The caller checks the answer.
+ */
+export function frontdoorApi(
+  mock: MockServer,
+  method: string,
+  apiPath: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/${apiPath}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The methods of the requests `mock` answered since its log was last cleared, in order. */
+export function methodsSent(mock: MockServer): string[] {
+  return mock.log.map((e) => e.method);
+}
+
 /** The mock's log entries of one method whose path contains `pathPart`: the requests a step sent. */
 export function requestsTo(mock: MockServer) {
   return (method: string, pathPart: string) =>
@@ -141,6 +172,44 @@ export function tempDir(prefix: string, parent = os.tmpdir()): string {
   const dir = fs.mkdtempSync(path.join(parent, prefix));
   tempDirs.push(dir);
   return dir;
+}
+
+/**
+ * A fresh temporary directory for the calling describe block (or under `parent`), made in its `before`
+ * hook and removed when the run ends: tests read it as `.path`.
+ */
+export function useTempDir(prefix: string, parent?: string): { readonly path: string } {
+  let dir: string | undefined;
+  before(() => {
+    dir = tempDir(prefix, parent);
+  });
+  return {
+    get path(): string {
+      if (!dir) throw new Error(`the temporary directory ${prefix}* used outside its describe`);
+      return dir;
+    },
+  };
+}
+
+/**
+ * A state file of its own for each test of the calling describe (`dev.json` in a fresh temporary
+ * directory), read as `.path`, with the passphrase the harness encrypts its secrets with set meanwhile.
+ */
+export function useStateFile(prefix: string, passphrase: string): { readonly path: string } {
+  let file: string | undefined;
+  beforeEach(() => {
+    file = path.join(tempDir(prefix), "dev.json");
+    process.env.PULUMI_CONFIG_PASSPHRASE = passphrase;
+  });
+  afterEach(() => {
+    delete process.env.PULUMI_CONFIG_PASSPHRASE;
+  });
+  return {
+    get path(): string {
+      if (!file) throw new Error(`the state file of ${prefix}* used outside its describe`);
+      return file;
+    },
+  };
 }
 
 /** Mocha root hooks (loaded through .mocharc.js): temporary directories go when the run ends. */
@@ -176,6 +245,27 @@ export function useHarnessSetup(
     setup.secretConfig = { ...secretConfig, ...added.secretConfig };
   });
   return setup;
+}
+
+/**
+ * A harness run of `programDir` as one of a describe's stacks: the program's `mode` and name `prefix`
+ * in its config (with `extra`), its own state file `<prefix>.json` in the setup's directory.
+ */
+export function runStack(
+  setup: HarnessSetup,
+  programDir: string,
+  stack: { mode: string; prefix: string },
+  command: "up" | "refresh" | "destroy",
+  extra: Record<string, string> = {},
+  expectNoChanges = false,
+) {
+  return runHarness(command, {
+    programDir,
+    stateFile: path.join(setup.dir, `${stack.prefix}.json`),
+    config: { ...setup.config, ...stack, ...extra },
+    secretConfig: setup.secretConfig,
+    expectNoChanges,
+  });
 }
 
 /**

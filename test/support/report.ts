@@ -37,3 +37,45 @@ export function driftOf(report: Report, resource: string, property: string) {
   const { leaves: _leaves, ...values } = found;
   return values;
 }
+
+/** A stack's run of a command, as the drift tests bind one: `run("refresh", true)` is a drift check. */
+export type StackRun = (command: "up" | "refresh", expectNoChanges?: boolean) => Promise<HarnessResult>;
+
+/** A `refresh --expect-no-changes` of the stack finds nothing: no false drift. */
+export async function refreshesClean(run: StackRun, why: string): Promise<void> {
+  expectCleanRefresh(await run("refresh", true), why);
+}
+
+/** A first `up` succeeded and created one resource of each of `kinds` and nothing else: its `ids` output. */
+export function createdOneOfEach<Ids>(result: HarnessResult, kinds: string[]): Ids {
+  expectOk(result);
+  const created = result.report.resources.filter((r) => r.type !== "pulumi:pulumi:Stack");
+  assert.deepEqual(
+    [...new Set(created.map((r) => r.type.split(":").pop()))].sort(),
+    [...kinds].sort(),
+    "one of every resource kind",
+  );
+  for (const r of created) assert.equal(r.op, "create", r.name);
+  return result.report.outputs.ids as Ids;
+}
+
+/**
+ * A `refresh --expect-no-changes` of the stack fails on drift and reports exactly `expected`
+ * ({resource: sorted changed property names, or "delete"}): the report, for closer checks.
+ */
+export async function refreshFindsDrift(
+  run: StackRun,
+  expected: Record<string, string | string[]>,
+): Promise<HarnessResult> {
+  const drift = await run("refresh", true);
+  assert.equal(drift.exitCode, 1, "--expect-no-changes fails on drift");
+  assert.deepEqual(changes(drift), expected);
+  return drift;
+}
+
+/** The run succeeded: each resource's step, as `ops` gives them. */
+export async function stepsOfOk(run: Promise<HarnessResult>): Promise<Record<string, string>> {
+  const result = await run;
+  expectOk(result);
+  return ops(result);
+}

@@ -15,35 +15,14 @@ import {
 } from "../state";
 import { asObject, type Body, bool, int, map, object, oneOf, str, stringList, tags } from "../validate";
 import { Enrollments } from "./enrollments";
+import PERMISSION_NAMES from "./permissions.json";
 
 export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
 export const HOSTING_PRECEDENCES = ["default", "required", "failed"] as const;
 export { ENROLLMENT_TTL_MINUTES } from "./enrollments";
 
-const PERMISSION_FAMILIES = [
-  "auth-policy",
-  "ca",
-  "config",
-  "config-type",
-  "edge-router-policy",
-  "enrollment",
-  "external-jwt-signer",
-  "identity",
-  "posture-check",
-  "router",
-  "service",
-  "service-edge-router-policy",
-  "service-policy",
-  "terminator",
-];
-export const PERMISSIONS: readonly string[] = [
-  "admin_readonly",
-  ...PERMISSION_FAMILIES.flatMap((f) => [f, `${f}.read`, `${f}.create`, `${f}.update`, `${f}.delete`]),
-  "ops",
-  "ops.read",
-  "ops.update",
-  "ops.delete",
-];
+// The permission names the controller accepts: its swagger's `permissions` enum, kept as data.
+export const PERMISSIONS: readonly string[] = PERMISSION_NAMES;
 
 /** How a controller stores an identity type: only Router keeps its own. */
 function storedType(type: string): string {
