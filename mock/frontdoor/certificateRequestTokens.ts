@@ -5,13 +5,12 @@
 // that deletes it). Names share one namespace with certificates. The by-token lookup is an
 // authenticated call like any other (only token-based certificate creation is anonymous).
 import { randomBytes } from "node:crypto";
+import type { FrontdoorMockOptions, RequestContext } from "./context";
 import {
   assertCertificateNameFree,
   deletionRecord,
-  type FrontdoorMockOptions,
   listOrCreate,
   methodNotAllowed,
-  type RequestContext,
   requireOne,
   serverNow,
 } from "./context";

@@ -13,13 +13,8 @@ import { z } from "zod";
 import { nodeForge } from "../forge";
 import type { EdgeObject } from "../http/edge";
 import { ApiError } from "../http/errors";
-import {
-  type CheckFailure,
-  containsUnknown,
-  type Props,
-  type ResourceContext,
-  type ResourceDefinition,
-} from "../resource";
+import type { CheckFailure, Props, ResourceContext, ResourceDefinition } from "../resource";
+import { containsUnknown } from "../resource";
 import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
