@@ -7,15 +7,12 @@ import { rolePolicy } from "./rolePolicy";
 const policy = rolePolicy({
   kind: "EdgeRouterPolicy",
   path: "edge-router-policies",
+  description:
+    "An OpenZiti edge router policy: the identities selected by `identityRoles` may connect to the edge routers " +
+    "selected by `edgeRouterRoles`.",
   roles: {
-    edgeRouterRoles: {
-      selects: "Edge routers the policy grants",
-      display: "Edge router roles with the names they resolve to.",
-    },
-    identityRoles: {
-      selects: "Identities the policy applies to",
-      display: "Identity roles with the names they resolve to.",
-    },
+    edgeRouterRoles: "Edge routers the policy grants",
+    identityRoles: "Identities the policy applies to",
   },
   readExtra: (server) => ({ isSystem: server.isSystem ?? false }),
 });
@@ -25,9 +22,6 @@ export type EdgeRouterPolicyInputs = z.output<typeof EdgeRouterPolicyInputs>;
 export const edgeRouterPolicy = {
   // PUT (name and semantic required).
   ...policy.definition,
-  description:
-    "An OpenZiti edge router policy: the identities selected by `identityRoles` may connect to the edge routers " +
-    "selected by `edgeRouterRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
   outputs: z.object({
     ...policy.displays,
     isSystem: z.boolean().describe("Whether the controller manages this policy itself."),

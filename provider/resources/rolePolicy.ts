@@ -15,15 +15,25 @@ type PolicyShape<R extends string, E extends z.ZodRawShape> = { name: ReturnType
     semantic: typeof semantic;
   } & { [K in R]: ReturnType<typeof roles> } & { tags: typeof tags };
 
+/** What every role policy's description ends with: how roles are written. */
+const ROLES_NOTE = "Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.";
+
+/** `edgeRouterRoles` -> "Edge router roles with the names they resolve to." */
+function displayDescription(roleField: string): string {
+  const words = roleField.replace(/([A-Z])/g, " $1").toLowerCase();
+  return `${words[0].toUpperCase()}${words.slice(1)} with the names they resolve to.`;
+}
+
 /**
- * `roles` gives each role list input what it selects and the description of its `...Display` output;
- * `extra` the policy's other inputs, sent and read back as they are (e.g. `type`); `readExtra` adds
- * outputs only one policy has.
+ * `description` says what the policy grants (the roles note is appended); `roles` gives each role list
+ * input what it selects; `extra` the policy's other inputs, sent and read back as they are (e.g. `type`);
+ * `readExtra` adds outputs only one policy has.
  */
 export function rolePolicy<R extends string, E extends z.ZodRawShape = Record<never, never>>(spec: {
   kind: string;
   path: string;
-  roles: Record<R, { selects: string; display: string }>;
+  description: string;
+  roles: Record<R, string>;
   extra?: E;
   readExtra?: (server: EdgeObject) => Props;
 }) {
@@ -34,7 +44,7 @@ export function rolePolicy<R extends string, E extends z.ZodRawShape = Record<ne
     name: edgeName("Name of the policy (unique)."),
     ...spec.extra,
     semantic,
-    ...Object.fromEntries(roleFields.map((key) => [key, roles(spec.roles[key as R].selects)])),
+    ...Object.fromEntries(roleFields.map((key) => [key, roles(spec.roles[key as R])])),
     tags,
   }) as unknown as z.ZodObject<PolicyShape<R, E>, z.core.$strict>;
   const sent = ["name", ...extraFields, "semantic", ...roleFields, "tags"];
@@ -49,7 +59,7 @@ export function rolePolicy<R extends string, E extends z.ZodRawShape = Record<ne
     ...spec.readExtra?.(server),
   });
   const displays = Object.fromEntries(
-    roleFields.map((key) => [`${key}Display`, RoleDisplay.describe(spec.roles[key as R].display)]),
+    roleFields.map((key) => [`${key}Display`, RoleDisplay.describe(displayDescription(key))]),
   ) as { [K in R as `${K}Display`]: typeof RoleDisplay };
   return {
     inputs,
@@ -61,6 +71,7 @@ export function rolePolicy<R extends string, E extends z.ZodRawShape = Record<ne
     definition: {
       kind: spec.kind,
       api: "edge" as const,
+      description: `${spec.description} ${ROLES_NOTE}`,
       inputs,
       setProperties: roleFields,
       ...putOperations(collection, body, outputs),

@@ -7,15 +7,12 @@ import { rolePolicy } from "./rolePolicy";
 const policy = rolePolicy({
   kind: "ServiceEdgeRouterPolicy",
   path: "service-edge-router-policies",
+  description:
+    "An OpenZiti service edge router policy: the services selected by `serviceRoles` may be carried by the " +
+    "edge routers selected by `edgeRouterRoles`.",
   roles: {
-    edgeRouterRoles: {
-      selects: "Edge routers that may carry the services",
-      display: "Edge router roles with the names they resolve to.",
-    },
-    serviceRoles: {
-      selects: "Services the policy applies to",
-      display: "Service roles with the names they resolve to.",
-    },
+    edgeRouterRoles: "Edge routers that may carry the services",
+    serviceRoles: "Services the policy applies to",
   },
 });
 export const ServiceEdgeRouterPolicyInputs = policy.inputs;
@@ -24,9 +21,5 @@ export type ServiceEdgeRouterPolicyInputs = z.output<typeof ServiceEdgeRouterPol
 export const serviceEdgeRouterPolicy = {
   // PUT (name and semantic required).
   ...policy.definition,
-  description:
-    "An OpenZiti service edge router policy: the services selected by `serviceRoles` may be carried by the " +
-    "edge routers selected by `edgeRouterRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order " +
-    "does not matter.",
   outputs: z.object(policy.displays),
 } satisfies ResourceDefinition<ServiceEdgeRouterPolicyInputs>;

@@ -9,19 +9,14 @@ import { rolePolicy } from "./rolePolicy";
 const policy = rolePolicy({
   kind: "ServicePolicy",
   path: "service-policies",
+  description:
+    "An OpenZiti service policy: the identities selected by `identityRoles` may dial (`type: Dial`) or bind " +
+    "(`type: Bind`, i.e. host) the services selected by `serviceRoles`, while they pass the posture checks " +
+    "selected by `postureCheckRoles`.",
   roles: {
-    identityRoles: {
-      selects: "Identities the policy applies to",
-      display: "Identity roles with the names they resolve to.",
-    },
-    serviceRoles: {
-      selects: "Services the policy grants",
-      display: "Service roles with the names they resolve to.",
-    },
-    postureCheckRoles: {
-      selects: "Posture checks the identities must pass",
-      display: "Posture check roles with the names they resolve to.",
-    },
+    identityRoles: "Identities the policy applies to",
+    serviceRoles: "Services the policy grants",
+    postureCheckRoles: "Posture checks the identities must pass",
   },
   extra: {
     type: z
@@ -50,10 +45,6 @@ async function update(ctx: ResourceContext, id: string, _olds: Props, news: Serv
 export const servicePolicy = {
   // PUT (name, type and semantic required); update re-sends what a change of type cleared.
   ...policy.definition,
-  description:
-    "An OpenZiti service policy: the identities selected by `identityRoles` may dial (`type: Dial`) or bind " +
-    "(`type: Bind`, i.e. host) the services selected by `serviceRoles`, while they pass the posture checks " +
-    "selected by `postureCheckRoles`. Roles are `#attribute`, `@id` or `#all` alone; their order does not matter.",
   outputs: z.object(policy.displays),
   update,
 } satisfies ResourceDefinition<ServicePolicyInputs>;
