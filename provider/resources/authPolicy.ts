@@ -9,7 +9,7 @@ import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { edgeName } from "./common";
 import { EdgeCollection, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { noRepeats, tags } from "./roles";
+import { setOf, tags } from "./roles";
 
 const count = z.number().int().min(0);
 
@@ -27,11 +27,10 @@ export const AuthPolicyPrimary = z
     extJwt: z
       .strictObject({
         allowed: z.boolean().default(true).describe("External JWTs allowed (default true)."),
-        allowedSigners: z
-          .array(z.string().min(1))
-          .default([])
-          .refine(...noRepeats)
-          .describe("External JWT signer ids allowed (empty: any); a set, order does not matter."),
+        allowedSigners: setOf(
+          z.string().min(1),
+          "External JWT signer ids allowed (empty: any); a set, order does not matter.",
+        ),
       })
       .prefault({}),
     updb: z

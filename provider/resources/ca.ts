@@ -19,7 +19,7 @@ import { edgeName } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { certificateInput, expiryFailures, pemForRequest, pemInput } from "./pem";
-import { noRepeats, tags } from "./roles";
+import { setOf, tags } from "./roles";
 
 export const ExternalIdClaim = z
   .strictObject({
@@ -55,11 +55,10 @@ export const CaInputs = z.strictObject({
     .boolean()
     .default(false)
     .describe("Identities may enroll by ottca with a certificate it signed (default false)."),
-  identityRoles: z
-    .array(z.string().min(1))
-    .default([])
-    .refine(...noRepeats)
-    .describe("Role attributes (without #) given to identities enrolled through this CA (a set)."),
+  identityRoles: setOf(
+    z.string().min(1),
+    "Role attributes (without #) given to identities enrolled through this CA (a set).",
+  ),
   identityNameFormat: z
     .string()
     .min(1)

@@ -10,7 +10,7 @@ import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { certificateInput, pemForRequest, pemInput } from "./pem";
-import { noRepeats, tags } from "./roles";
+import { setOf, tags } from "./roles";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -43,11 +43,7 @@ export const ExternalJwtSignerInputs = z.strictObject({
     .optional()
     .describe("Where clients obtain a JWT (the issuer's authorization URL), given to clients."),
   clientId: z.string().min(1).optional().describe("OAuth client id that clients use at externalAuthUrl."),
-  scopes: z
-    .array(z.string().min(1))
-    .default([])
-    .refine(...noRepeats)
-    .describe("OAuth scopes that clients request (a set)."),
+  scopes: setOf(z.string().min(1), "OAuth scopes that clients request (a set)."),
   targetToken: z
     .enum(["ACCESS", "ID"])
     .default("ACCESS")

@@ -12,7 +12,7 @@ import { type Props, type ResourceContext, type ResourceDefinition, sameValue } 
 import { daysUntil, daysUntilExpiry, edgeName, objectId } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
-import { noRepeats, roleAttributes, tags } from "./roles";
+import { roleAttributes, setOf, tags } from "./roles";
 
 export const IDENTITY_TYPES = ["User", "Device", "Service", "Router", "Default"] as const;
 /** Types a controller stores as `Default`. */
@@ -103,11 +103,7 @@ export const IdentityInputs = z.strictObject({
     .describe("Hosting precedence per service id."),
   appData: tags.describe("Application data (values: string, boolean or null)."),
   tags,
-  permissions: z
-    .array(z.enum(PERMISSIONS))
-    .default([])
-    .refine(...noRepeats)
-    .describe("Fine-grained admin permissions (a set)."),
+  permissions: setOf(z.enum(PERMISSIONS), "Fine-grained admin permissions (a set)."),
   enrollment: Enrollment.optional().describe(
     "Enrollment to create with the identity. A change replaces the identity; the enrollment being consumed is not a change.",
   ),

@@ -27,16 +27,24 @@ export const tags = z
  * Lists the controller keeps as sets drop repeated items (v1.5.0, v1.6.0): a repeat is refused at
  * check, or the list read back would differ from the declared one on every refresh.
  */
-export const noRepeats = [
+const noRepeats = [
   (list: unknown[]) => new Set(list).size === list.length,
   { message: "items must not repeat (the controller keeps each once)" },
 ] as const;
 
-export const roleAttributes = z
-  .array(z.string().min(1))
-  .default([])
-  .refine(...noRepeats)
-  .describe("Role attributes (without #) that policies select with `#<attribute>` (a set).");
+/** A list the controller keeps as a set: empty by default, repeats refused at check. */
+export function setOf<T extends z.ZodType>(item: T, description: string) {
+  return z
+    .array(item)
+    .default([])
+    .refine(...noRepeats)
+    .describe(description);
+}
+
+export const roleAttributes = setOf(
+  z.string().min(1),
+  "Role attributes (without #) that policies select with `#<attribute>` (a set).",
+);
 
 /** `[{role, name}]` as the controller returns it with each policy's roles. */
 export const RoleDisplay = z.array(z.object({ role: z.string(), name: z.string() }));
