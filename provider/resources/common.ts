@@ -64,6 +64,10 @@ export const frontdoorId = z
 /** The name of a Frontdoor object (the API takes 1 to 255 characters). */
 export const frontdoorName = (description: string) => z.string().min(1).max(255).describe(description);
 
+/** `reEnrollmentTrigger` of the objects that enroll (identities, edge routers): a change re-enrolls in place. */
+export const reEnrollmentTrigger = (effect: string) =>
+  z.string().min(1).optional().describe(`Any value; changing it ${effect}`);
+
 /** Who made a Frontdoor object and when: outputs the service records on every object. */
 export const created = (what: string) => ({
   createdAt: z.string().describe(`When ${what} was created (ISO 8601).`),

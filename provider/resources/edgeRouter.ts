@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
-import { edgeName } from "./common";
+import { edgeName, reEnrollmentTrigger } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, tags } from "./roles";
@@ -29,14 +29,10 @@ export const EdgeRouterInputs = z.strictObject({
   disabled: z.boolean().default(false).describe("Whether the router is disabled (default false)."),
   appData: tags.describe("Application data (values: string, boolean or null)."),
   tags,
-  reEnrollmentTrigger: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "Any value; changing it re-enrolls the router (a new enrollment JWT, the old certificate revoked) " +
-        "without replacing it. Use it when the enrollment expired before the router enrolled, or to re-key it.",
-    ),
+  reEnrollmentTrigger: reEnrollmentTrigger(
+    "re-enrolls the router (a new enrollment JWT, the old certificate revoked) without replacing it. " +
+      "Use it when the enrollment expired before the router enrolled, or to re-key it.",
+  ),
 });
 export type EdgeRouterInputs = z.output<typeof EdgeRouterInputs>;
 

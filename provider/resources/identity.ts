@@ -9,7 +9,7 @@ import type { EdgeObject } from "../http/edge";
 import { warn } from "../log";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
-import { daysUntil, daysUntilExpiry, edgeName, objectId } from "./common";
+import { daysUntil, daysUntilExpiry, edgeName, objectId, reEnrollmentTrigger } from "./common";
 import { defined, EdgeCollection, listOf, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
 import { roleAttributes, setOf, tags } from "./roles";
@@ -116,15 +116,11 @@ export const IdentityInputs = z.strictObject({
         "`enrollmentDaysUntilExpiry`. Either way a refresh never reports expiry as drift, and an identity that " +
         "has enrolled is left alone.",
     ),
-  reEnrollmentTrigger: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "Any value; changing it issues a new enrollment of the declared method without replacing the identity: " +
-        "a pending enrollment is re-issued (new JWT and expiry); for an identity that already enrolled, its " +
-        "authenticator is reset to a new enrollment (its certificate or password stops working).",
-    ),
+  reEnrollmentTrigger: reEnrollmentTrigger(
+    "issues a new enrollment of the declared method without replacing the identity: a pending enrollment " +
+      "is re-issued (new JWT and expiry); for an identity that already enrolled, its authenticator is reset " +
+      "to a new enrollment (its certificate or password stops working).",
+  ),
   enrollmentMinutes: z
     .number()
     .int()
