@@ -1292,7 +1292,7 @@ export interface EnrollIdentityArgs {
   commonName?: string;
   /** RSA key size in bits: 2048 (default), 3072 or 4096. Default: `2048`. */
   keySize?: number;
-  /** Extra CA certificates (PEM text or file path) the controller's TLS certificate must also chain to. Not needed: the JWT itself anchors the trust. */
+  /** Extra trusted CA certificates, PEM text or file path (added to the controller's own CA bundle; rarely needed: the JWT anchors the trust). */
   caBundle?: string;
 }
 

@@ -1,6 +1,6 @@
 // Arguments of the functions programs call (lookups, enrollment, certificate request tokens): parsed
 // with their zod schema, failing before any request with every bad argument named.
-import type { z } from "zod";
+import { z } from "zod";
 import { ProviderError } from "../http/errors";
 
 /** `fn: property: message; ...` (unknown arguments listed by name), never the values given. */
@@ -14,3 +14,7 @@ export function parseArgs<S extends z.ZodType>(fn: string, schema: S, input: unk
   });
   throw new ProviderError(`${fn}: ${problems.join("; ")}`);
 }
+
+/** `caBundle` of the functions that open HTTPS connections themselves (read with pemSetting). */
+export const caBundleArg = (note: string) =>
+  z.string().optional().describe(`Extra trusted CA certificates, PEM text or file path ${note}`);

@@ -10,7 +10,7 @@ import { noAuth } from "../http/client";
 import { ApiError, ProviderError } from "../http/errors";
 import { FrontdoorClient } from "../http/frontdoor";
 import { registerSecret } from "../redact";
-import { parseArgs } from "./args";
+import { caBundleArg, parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 
 const connection = {
@@ -19,10 +19,7 @@ const connection = {
     .min(1)
     .optional()
     .describe("Base URL of the Frontdoor API (default: config frontdoor:apiUrl, env FRONTDOOR_API_URL)."),
-  caBundle: z
-    .string()
-    .optional()
-    .describe("Extra trusted CA certificates, PEM text or file path (default: config frontdoor:caBundle)."),
+  caBundle: caBundleArg("(default: config frontdoor:caBundle)."),
   frontdoorId: z
     .string()
     .min(1)

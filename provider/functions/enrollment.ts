@@ -17,7 +17,7 @@ import { nodeForge } from "../forge";
 import { ProviderError } from "../http/errors";
 import { registerSecret } from "../redact";
 import { generateKeyPairAndCsr } from "../resources/pem";
-import { parseArgs } from "./args";
+import { caBundleArg, parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 
 export const CLIENT_API_PATH = "/edge/client/v1";
@@ -48,13 +48,9 @@ export const EnrollIdentityArgs = z.strictObject({
     .multipleOf(1024)
     .default(2048)
     .describe("RSA key size in bits: 2048 (default), 3072 or 4096."),
-  caBundle: z
-    .string()
-    .optional()
-    .describe(
-      "Extra CA certificates (PEM text or file path) the controller's TLS certificate must also chain to. " +
-        "Not needed: the JWT itself anchors the trust.",
-    ),
+  caBundle: caBundleArg(
+    "(added to the controller's own CA bundle; rarely needed: the JWT anchors the trust).",
+  ),
 });
 export type EnrollIdentityArgs = z.input<typeof EnrollIdentityArgs>;
 
