@@ -129,13 +129,59 @@ function kindTable(): string {
 
 function declare(name: string, schema: z.ZodType, io: Io, doc: string): string {
   const root = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  const comment = `/** ${doc} */\n`;
+  const split = splitShared(deref(root, root), root);
+  if (split) {
+    // A variant reads as the base plus its own fields, as the zod definition spreads them.
+    const base = `${name}Common`;
+    return (
+      `/** The fields every variant of ${name} has. */\nexport interface ${base} ${split.shared}\n\n` +
+      `${comment}export type ${name} = ${base} & (${split.variants});\n`
+    );
+  }
   // The declaration's own body, even where the root is a reference to the shape it names.
   const body = render(deref(root, root), root, "");
-  const comment = `/** ${doc} */\n`;
   // An object is an interface (named in errors and hovers); a union a type alias.
   return body.startsWith("{") && isObject(deref(root, root))
     ? `${comment}export interface ${name} ${body}\n`
     : `${comment}export type ${name} = ${body};\n`;
+}
+
+/** The object with only the properties `keep` admits (required ones stay required). */
+function pick(node: JsonSchema, keep: (key: string) => boolean): JsonSchema {
+  const properties = Object.entries(node.properties ?? {}).filter(([key]) => keep(key));
+  return { ...node, properties: Object.fromEntries(properties), required: node.required?.filter(keep) };
+}
+
+/**
+ * A union of objects whose variants all repeat some fields (same key, type, doc and optionality):
+ * those fields once, and the variants without them. Undefined where nothing is shared.
+ */
+function splitShared(node: JsonSchema, root: JsonSchema): { shared: string; variants: string } | undefined {
+  const alternatives = (node.anyOf ?? node.oneOf ?? []).map((v) => deref(v, root));
+  if (alternatives.length < 2 || !alternatives.every(isObject)) return undefined;
+  const field = (v: JsonSchema, key: string) =>
+    renderObject(
+      pick(v, (k) => k === key),
+      root,
+      "",
+    );
+  const [first, ...others] = alternatives;
+  const shared = new Set(
+    Object.keys(first.properties ?? {}).filter((key) =>
+      others.every((v) => v.properties?.[key] && field(v, key) === field(first, key)),
+    ),
+  );
+  const own = alternatives.map((v) => pick(v, (key) => !shared.has(key)));
+  if (shared.size === 0 || own.some((v) => Object.keys(v.properties ?? {}).length === 0)) return undefined;
+  return {
+    shared: renderObject(
+      pick(first, (key) => shared.has(key)),
+      root,
+      "",
+    ),
+    variants: union(own.map((v) => renderObject(v, root, ""))),
+  };
 }
 
 /**

@@ -2,14 +2,18 @@
 // Plain shapes of the SDK's public types, so that no zod type reaches users' declarations, and what each
 // resource class needs at run time. test/sdk-types.test.ts fails when this file is stale (biome.json skips it).
 
-/** The inputs of AuthProvider (plain values). */
-export type AuthProviderInputs = {
+/** The fields every variant of AuthProviderInputs has. */
+export interface AuthProviderInputsCommon {
   /** Frontdoor that owns the object (default: config frontdoor:frontdoorId). Changing it replaces the object. */
   frontdoorId: string;
   /** Name of the auth provider; unique within the frontdoor. */
   name: string;
   /** Whether the provider is enabled (default true). Default: `true`. */
   enabled?: boolean;
+}
+
+/** The inputs of AuthProvider (plain values). */
+export type AuthProviderInputs = AuthProviderInputsCommon & ({
   /** Provider type. */
   type: "OIDC";
   /** Settings of an OIDC auth provider. */
@@ -26,12 +30,6 @@ export type AuthProviderInputs = {
     supports_pkce?: boolean;
   };
 } | {
-  /** Frontdoor that owns the object (default: config frontdoor:frontdoorId). Changing it replaces the object. */
-  frontdoorId: string;
-  /** Name of the auth provider; unique within the frontdoor. */
-  name: string;
-  /** Whether the provider is enabled (default true). Default: `true`. */
-  enabled?: boolean;
   /** Provider type. */
   type: "API_KEY";
   /** Settings of an API_KEY auth provider. */
@@ -41,7 +39,7 @@ export type AuthProviderInputs = {
     /** The key (at least 16 characters; a secret). Secret. */
     api_key: string;
   };
-};
+});
 
 /** The state of AuthProvider: its inputs and outputs, as its output properties and lookups give them. */
 export interface AuthProviderState {
@@ -755,8 +753,8 @@ export interface ExternalJwtSignerState {
   notAfter: string | null;
 }
 
-/** The inputs of PostureCheck (plain values). */
-export type PostureCheckInputs = {
+/** The fields every variant of PostureCheckInputs has. */
+export interface PostureCheckInputsCommon {
   /** Name of the posture check (unique). */
   name: string;
   /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
@@ -765,6 +763,10 @@ export type PostureCheckInputs = {
   tags?: {
     [key: string]: string | boolean | null;
   };
+}
+
+/** The inputs of PostureCheck (plain values). */
+export type PostureCheckInputs = PostureCheckInputsCommon & ({
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "OS";
   /** OS: the allowed operating systems (kept sorted by type). */
@@ -775,40 +777,16 @@ export type PostureCheckInputs = {
     versions?: string[];
   }[];
 } | {
-  /** Name of the posture check (unique). */
-  name: string;
-  /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
-  roleAttributes?: string[];
-  /** User-defined tags (values: string, boolean or null). */
-  tags?: {
-    [key: string]: string | boolean | null;
-  };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "DOMAIN";
   /** DOMAIN: Windows domains the device must be joined to (a set). */
   domains: string[];
 } | {
-  /** Name of the posture check (unique). */
-  name: string;
-  /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
-  roleAttributes?: string[];
-  /** User-defined tags (values: string, boolean or null). */
-  tags?: {
-    [key: string]: string | boolean | null;
-  };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "MAC";
   /** MAC: one of these MAC addresses must be present (a set; stored as 12 lowercase hex digits, sorted). */
   macAddresses: string[];
 } | {
-  /** Name of the posture check (unique). */
-  name: string;
-  /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
-  roleAttributes?: string[];
-  /** User-defined tags (values: string, boolean or null). */
-  tags?: {
-    [key: string]: string | boolean | null;
-  };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "PROCESS";
   /** PROCESS: the process that must be running. */
@@ -823,14 +801,6 @@ export type PostureCheckInputs = {
     signerFingerprint?: string;
   };
 } | {
-  /** Name of the posture check (unique). */
-  name: string;
-  /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
-  roleAttributes?: string[];
-  /** User-defined tags (values: string, boolean or null). */
-  tags?: {
-    [key: string]: string | boolean | null;
-  };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "PROCESS_MULTI";
   /** PROCESS_MULTI: whether all processes (AllOf, default) or any (AnyOf) must run. Default: `"AllOf"`. */
@@ -847,14 +817,6 @@ export type PostureCheckInputs = {
     signerFingerprints?: string[];
   }[];
 } | {
-  /** Name of the posture check (unique). */
-  name: string;
-  /** Role attributes (without #) that policies select with `#<attribute>` (a set). */
-  roleAttributes?: string[];
-  /** User-defined tags (values: string, boolean or null). */
-  tags?: {
-    [key: string]: string | boolean | null;
-  };
   /** Posture check type (OS, DOMAIN, MAC, PROCESS, PROCESS_MULTI, MFA); a change replaces the check. */
   typeId: "MFA";
   /** MFA: seconds after which MFA must be passed again (-1, default: never). Default: `-1`. */
@@ -865,7 +827,7 @@ export type PostureCheckInputs = {
   promptOnUnlock?: boolean;
   /** MFA: do not apply the timeout and prompts to clients too old to support them (default false). Default: `false`. */
   ignoreLegacyEndpoints?: boolean;
-};
+});
 
 /** The state of PostureCheck: its inputs and outputs, as its output properties and lookups give them. */
 export interface PostureCheckState {
