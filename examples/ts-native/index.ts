@@ -11,16 +11,15 @@ import * as frontdoor from "pulumi-frontdoor-native";
 const config = new pulumi.Config();
 const prefix = config.get("namePrefix") ?? "ts-native";
 
-const sso = new frontdoor.AuthProvider("corp-sso", {
-  name: `${prefix}-sso`,
-  type: "OIDC",
-  data: {
-    issuer: "https://login.example.com/realms/corp",
-    client_id: "frontdoor",
-    client_secret: config.requireSecret("ssoClientSecret"),
-    scopes: ["openid", "email"],
-  },
-});
+// The OIDC settings typed by the SDK generated from schema.json (a misspelt field does not compile),
+// as go-edge's frontdoor.OidcDataArgs.
+const oidc: frontdoor.types.input.OidcDataArgs = {
+  issuer: "https://login.example.com/realms/corp",
+  client_id: "frontdoor",
+  client_secret: config.requireSecret("ssoClientSecret"),
+  scopes: ["openid", "email"],
+};
+const sso = new frontdoor.AuthProvider("corp-sso", { name: `${prefix}-sso`, type: "OIDC", data: oidc });
 
 const alice = new frontdoor.Identity("alice", {
   name: `${prefix}-alice`,
