@@ -35,9 +35,9 @@ func main() {
 			return err
 		}
 
+		// A user identity (the default type).
 		alice, err := frontdoor.NewIdentity(ctx, "alice", &frontdoor.IdentityArgs{
 			Name:           pulumi.String(prefix + "-alice"),
-			Type:           pulumi.String("User"),
 			RoleAttributes: pulumi.StringArray{pulumi.String("staff")},
 			Enrollment:     &frontdoor.IdentityEnrollmentArgs{Ott: pulumi.Bool(true)},
 		})

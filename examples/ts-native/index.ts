@@ -21,9 +21,9 @@ const oidc: frontdoor.types.input.OidcDataArgs = {
 };
 const sso = new frontdoor.AuthProvider("corp-sso", { name: `${prefix}-sso`, type: "OIDC", data: oidc });
 
+// A user identity (the default type).
 const alice = new frontdoor.Identity("alice", {
   name: `${prefix}-alice`,
-  type: "User",
   roleAttributes: ["staff"],
   enrollment: { ott: true },
 });
