@@ -6,12 +6,15 @@ import * as frontdoor from "pulumi-frontdoor";
 
 const clientSecret = process.env.FRONTDOOR_OIDC_CLIENT_SECRET;
 if (!clientSecret) throw new Error("FRONTDOOR_OIDC_CLIENT_SECRET is not set (a secret of the pipeline)");
+// What differs between environments is stack config (Pulumi.<stack>.yaml, reviewed in pull requests
+// like the code), e.g. `frontdoor-gitops:oidcIssuer` for a staging realm.
+const issuer = new pulumi.Config().get("oidcIssuer") ?? "https://login.example.com/realms/corp";
 
 const sso = new frontdoor.AuthProvider("corp-sso", {
   name: "corp-sso",
   type: "OIDC",
   data: {
-    issuer: "https://login.example.com/realms/corp",
+    issuer,
     client_id: "frontdoor",
     client_secret: pulumi.secret(clientSecret),
     scopes: ["openid", "email", "profile"],
