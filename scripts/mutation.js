@@ -64,7 +64,12 @@ for (const group of groups) {
   const run = spawnSync("npx", args, {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, MUTATION_GROUP: group.name },
+    env: {
+      ...process.env,
+      MUTATION_GROUP: group.name,
+      // Stryker and its test-runner processes: the mocha runner finds mocha 12's .cjs helpers.
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(__dirname, "mocha12-cjs.cjs")}`.trim(),
+    },
   });
   if (run.status !== 0) {
     process.stderr.write(`mutation: stryker failed for group ${group.name} (exit ${run.status})\n`);
