@@ -68,7 +68,8 @@ for (const group of groups) {
       ...process.env,
       MUTATION_GROUP: group.name,
       // Stryker and its test-runner processes: the mocha runner finds mocha 12's .cjs helpers.
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(__dirname, "mocha12-cjs.cjs")}`.trim(),
+      NODE_OPTIONS:
+        `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(__dirname, "mocha12-cjs.cjs")}`.trim(),
     },
   });
   if (run.status !== 0) {
