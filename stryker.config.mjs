@@ -34,7 +34,8 @@ export default {
   thresholds: { high: 90, low: groups.threshold, break: null },
   timeoutMS: 10000,
   timeoutFactor: 3,
-  tempDirName: ".stryker-tmp",
+  // One directory per group: groups may run side by side.
+  tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: "always",
   disableTypeChecks: "{provider,test,mock,harness,sdk}/**/*.ts",
 };

@@ -69,8 +69,9 @@ for (const group of config.groups) {
     rows.push({
       file,
       group: group.name,
-      // A group measured but not (yet) held to the threshold: `"enforce": false` in groups.json.
-      enforced: group.enforce !== false,
+      // Measured but not (yet) held to the threshold: a group with `"enforce": false`, or a module of
+      // a group listed in its `"unenforced"` (groups.json).
+      enforced: group.enforce !== false && !(group.unenforced ?? []).includes(file),
       total: mutants.length,
       killed,
       survived: survived.length,
