@@ -1,10 +1,17 @@
 // Redaction (provider/redact.ts): every registered secret is masked in each form it travels in, the
 // forms computed here independently (Node's encoders), at every byte alignment inside a longer
-// base64 value; nothing else is masked. The registry is process-wide: each test uses its own values.
+// base64 value; nothing else is masked. The registry is process-wide: each test uses its own values,
+// and a test that needs a value not registered yet makes a new one (unique()): Stryker's in-process
+// runner runs a test again for each mutant in the same process.
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { encodedForms, redact, registerSecret } from "../provider/redact";
 
 const MASK = "[secret]";
+
+/** `length` random letters and digits: a value no earlier run of the test has registered. */
+const unique = (length: number) =>
+  [...randomBytes(length)].map((b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
 
 /** The encoded forms a secret is sent or echoed in, from Node's own encoders. */
 function forms(secret: string): string[] {
@@ -22,7 +29,7 @@ function forms(secret: string): string[] {
 
 describe("redaction (provider/redact.ts)", () => {
   it("masks each encoded form of a secret whole, and leaves text without secrets as it is", () => {
-    const secret = 'r3d/act me+"now"&then=ä';
+    const secret = `r3d/act me+"now"&then=ä${unique(6)}`; // 30 bytes: unpadded base64
     registerSecret(secret);
     for (const form of forms(secret)) {
       const out = redact(`before ${form} after`);
@@ -33,12 +40,13 @@ describe("redaction (provider/redact.ts)", () => {
   });
 
   it("masks every occurrence, not only the first", () => {
-    registerSecret("repeat-me-secret");
-    assert.equal(redact("repeat-me-secret / repeat-me-secret"), `${MASK} / ${MASK}`);
+    const secret = `repeat-me-${unique(8)}`;
+    registerSecret(secret);
+    assert.equal(redact(`${secret} / ${secret}`), `${MASK} / ${MASK}`);
   });
 
   it("masks a secret inside a longer base64 value at each of the three byte alignments", () => {
-    const secret = "aligned-secret-value-42";
+    const secret = `aligned-secret-${unique(8)}`;
     registerSecret(secret);
     for (const prefix of ["", "a", "ab", "abc", "user:", "admin:"]) {
       // The characters that encode the secret's bytes alone at this alignment (whatever precedes it):
@@ -63,7 +71,7 @@ describe("redaction (provider/redact.ts)", () => {
 
   it("masks the URL-safe base64 of a secret whose base64 has + and /", () => {
     // "~~~" encodes as "fn5+", "???" as "Pz8/": both characters differ in the URL-safe alphabet.
-    const secret = "~~~???~~~???";
+    const secret = `~~~???~~~???${unique(6)}`;
     registerSecret(secret);
     const url = Buffer.from(secret).toString("base64url");
     assert.match(url, /-.*_/);
@@ -75,30 +83,32 @@ describe("redaction (provider/redact.ts)", () => {
   });
 
   it("masks the longer of two overlapping secrets whole", () => {
-    registerSecret("overlap-inner");
-    registerSecret("outer-overlap-inner-and-more");
-    assert.equal(redact("x outer-overlap-inner-and-more y"), `x ${MASK} y`);
-    assert.equal(redact("x overlap-inner y"), `x ${MASK} y`);
+    const inner = `overlap-${unique(8)}`;
+    registerSecret(inner);
+    registerSecret(`outer-${inner}-and-more`);
+    assert.equal(redact(`x outer-${inner}-and-more y`), `x ${MASK} y`);
+    assert.equal(redact(`x ${inner} y`), `x ${MASK} y`);
   });
 
   it("a secret registered after a redaction is masked too (the sorted list is rebuilt)", () => {
-    assert.equal(redact("late-registered-secret"), "late-registered-secret");
-    registerSecret("late-registered-secret");
-    assert.equal(redact("late-registered-secret"), MASK);
+    const late = `late-registered-${unique(8)}`;
+    assert.equal(redact(late), late);
+    registerSecret(late);
+    assert.equal(redact(late), MASK);
     // Registering again changes nothing.
-    registerSecret("late-registered-secret");
-    assert.equal(redact("a late-registered-secret b"), `a ${MASK} b`);
+    registerSecret(late);
+    assert.equal(redact(`a ${late} b`), `a ${MASK} b`);
   });
 
   it("ignores values that are no strings or shorter than 4 characters; 4 is enough", () => {
-    for (const value of [undefined, null, 12345678, { s: "object-secret" }, ["array-secret"], "abc"])
-      registerSecret(value);
-    assert.equal(
-      redact("12345678 object-secret array-secret abc"),
-      "12345678 object-secret array-secret abc",
-    );
-    registerSecret("wxyz");
-    assert.equal(redact("wxyz"), MASK);
+    const [object, array, four] = [`object-${unique(8)}`, `array-${unique(8)}`, unique(4)];
+    // 3 characters whose URL, JSON and base64 forms are 4 characters or more: none is masked either.
+    const short = `${unique(1)}"/`;
+    for (const value of [undefined, null, 12345678, { s: object }, [array], short]) registerSecret(value);
+    const text = `12345678 ${object} ${array} ${short} ${encodedForms(short).join(" ")}`;
+    assert.equal(redact(text), text);
+    registerSecret(four);
+    assert.equal(redact(four), MASK);
     assert.equal(redact("d3h4"), "d3h4");
   });
 
