@@ -10,7 +10,7 @@ import { createRootCa, issueServerCertificate } from "../mock/pki";
 import { type AuthScheme, HttpClient, type HttpClientOptions } from "../provider/http/client";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import type { RetryPolicy } from "../provider/http/retry";
-import { setDebug } from "../provider/log";
+import { debugging, restoreDebug, setDebug } from "../provider/log";
 import { closedPort, type ScriptedServer, startScriptedServer } from "./support/scriptedServer";
 
 const FAST: RetryPolicy = { maxAttempts: 5, maxElapsedMs: 60_000, baseDelayMs: 1, maxDelayMs: 5 };
@@ -38,11 +38,14 @@ async function debugOutput(work: () => Promise<unknown>): Promise<string> {
     written.push(String(chunk));
     return true;
   }) as typeof process.stderr.write;
+  // Restored afterwards, so the rest of the mocha process is not flooded with debug output.
+  const debugWas = debugging();
   setDebug(true);
   try {
     await work().catch(() => undefined);
   } finally {
     process.stderr.write = write;
+    restoreDebug(debugWas);
   }
   return written.join("");
 }
