@@ -8,6 +8,11 @@ export function setDebug(on: boolean): void {
   enabled = enabled || on;
 }
 
+/** Sets debug output exactly as given: a test that switched it on restores the setting it found. */
+export function restoreDebug(on: boolean): void {
+  enabled = on;
+}
+
 /** Always shown (stderr of the provider host): something the user should act on that does not stop the run. */
 export function warn(message: string): void {
   process.stderr.write(`[frontdoor] warning: ${redact(message)}\n`);

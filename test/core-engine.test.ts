@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { ApiError, ProviderError } from "../provider/http/errors";
+import { debugging, restoreDebug } from "../provider/log";
 import { markHeld } from "../provider/resources/operations";
 import { configureFor, engine, mockConfig } from "./support/engine";
 import { useMock } from "./support/fixtures";
@@ -17,6 +18,13 @@ const KIND = "AuthProvider";
 describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function () {
   this.timeout(60_000);
   const mock = useMock();
+  // Every test configures debug output on: the setting found is restored, so the rest of the mocha
+  // process is not flooded with it.
+  let debugWas = false;
+  before(() => {
+    debugWas = debugging();
+  });
+  after(() => restoreDebug(debugWas));
   const unique = () => `e-${randomUUID().slice(0, 8)}`;
   const oidc = (name: string, issuer = "https://login.example.com") => ({
     name,
@@ -67,6 +75,19 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
     await configureFor({ ...mockConfig(mock), "frontdoor:debug": "true" });
     mock.clearLog();
     mock.faults.clear();
+  });
+
+  it("config frontdoor:debug true switches debug output on: each request's method, path and status on stderr", async () => {
+    restoreDebug(false);
+    await configureFor({ ...mockConfig(mock), "frontdoor:debug": "true" });
+    const name = unique();
+    const { result, text } = await stderrOf(async () => engine.create(KIND, await checked(oidc(name))));
+    assert.ok(result?.id, text);
+    assert.match(
+      text,
+      new RegExp(`\\[frontdoor\\] POST /frontdoor/${mock.credentials.frontdoorId}/auth-providers -> 20\\d`),
+    );
+    assert.doesNotMatch(text, /engine-client-secret-1/, "debug output is redacted");
   });
 
   it("a name clash with a matching object adopts it (a warning says so), without a second object", async () => {

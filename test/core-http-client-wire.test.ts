@@ -7,11 +7,16 @@
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { createRootCa, issueServerCertificate } from "../mock/pki";
-import { type AuthScheme, HttpClient, type HttpClientOptions } from "../provider/http/client";
+import { type AuthScheme, HttpClient, type HttpClientOptions, noAuth } from "../provider/http/client";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import type { RetryPolicy } from "../provider/http/retry";
-import { setDebug } from "../provider/log";
-import { closedPort, type ScriptedServer, startScriptedServer } from "./support/scriptedServer";
+import { debugging, restoreDebug, setDebug } from "../provider/log";
+import {
+  closedPort,
+  fullBacklogPort,
+  type ScriptedServer,
+  startScriptedServer,
+} from "./support/scriptedServer";
 
 const FAST: RetryPolicy = { maxAttempts: 5, maxElapsedMs: 60_000, baseDelayMs: 1, maxDelayMs: 5 };
 const bearer: AuthScheme = { headers: () => ({ authorization: "Bearer wire-token-123456" }) };
@@ -38,11 +43,14 @@ async function debugOutput(work: () => Promise<unknown>): Promise<string> {
     written.push(String(chunk));
     return true;
   }) as typeof process.stderr.write;
+  // Restored afterwards, so the rest of the mocha process is not flooded with debug output.
+  const debugWas = debugging();
   setDebug(true);
   try {
     await work().catch(() => undefined);
   } finally {
     process.stderr.write = write;
+    restoreDebug(debugWas);
   }
   return written.join("");
 }
@@ -308,6 +316,53 @@ describe("HTTP client: refused connections", function () {
     assert.match(out, new RegExp(`POST /things: connect ECONNREFUSED 127.0.0.1:${port}; retry 1 in \\d+ ms`));
     assert.match(out, /; retry 2 in /);
     assert.doesNotMatch(out, /; retry 3 in /, "3 attempts in all");
+  });
+});
+
+describe("HTTP client: a connect that hangs (accept queue full on 127.0.0.1)", function () {
+  this.timeout(60_000);
+  it("the connect timeout never reached the server: a POST is not ambiguous and is sent again", async () => {
+    const listener = await fullBacklogPort();
+    const c = clientFor(`http://127.0.0.1:${listener.port}`, {
+      timeoutMs: 300,
+      retry: { ...FAST, maxAttempts: 2 },
+    });
+    let err: unknown;
+    try {
+      const out = await debugOutput(async () => {
+        err = await failure(c.request({ method: "POST", path: "/things", body: { name: "n" } }));
+      });
+      assert.ok(err instanceof ApiError, String(err));
+      assert.equal(err.status, 0);
+      assert.equal(err.code, "UND_ERR_CONNECT_TIMEOUT");
+      assert.equal(err.ambiguous, false);
+      assert.match(
+        out,
+        /POST \/things: .*; retry 1 in \d+ ms/,
+        "sent again: it cannot have been carried out",
+      );
+    } finally {
+      await c.close();
+      await listener.close();
+    }
+  });
+});
+
+describe("HTTP client: noAuth (anonymous calls, e.g. the certificate function's anonymous mode)", function () {
+  this.timeout(60_000);
+  it("sends no credentials and no authorization header", async () => {
+    const server = await startScriptedServer();
+    const c = clientFor(server.url, {}, noAuth);
+    try {
+      server.script.push({ status: 200, body: '{"public":true}' });
+      const res = await c.request({ method: "GET", path: "/public" });
+      assert.deepEqual(res.body, { public: true });
+      assert.equal(server.seen.length, 1);
+      assert.equal(server.seen[0].headers.authorization, undefined);
+    } finally {
+      await c.close();
+      await server.close();
+    }
   });
 });
 

@@ -2,9 +2,12 @@
 // arrived on the wire (method, URL, headers, body, socket, arrival time) and answers from a script,
 // so a test asserts exactly what was sent and controls exactly what comes back (statuses, headers
 // and bodies no API mock would produce on purpose: empty, plain text, 300+ characters, a skewed Date).
+
+import { spawn } from "node:child_process";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import * as net from "node:net";
 import type { TLSSocket } from "node:tls";
 
 export interface SeenRequest {
@@ -105,4 +108,38 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A port on 127.0.0.1 whose listener never accepts and whose accept queue is full: the kernel drops
+ * each further SYN, so a connect hangs until the client's connect timeout. Node accepts every
+ * connection itself, so the listener is a python3 socket with backlog 0; one connection fills the queue.
+ */
+export async function fullBacklogPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const listener = spawn(
+    "python3",
+    [
+      "-c",
+      "import socket,sys\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\nsys.stdin.read()",
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const exited = new Promise<void>((resolve) => listener.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.stdout.once("data", (data) => resolve(Number(String(data).trim())));
+  });
+  const filler = net.connect(port, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    filler.once("connect", resolve);
+    filler.once("error", reject);
+  });
+  return {
+    port,
+    close: async () => {
+      filler.destroy();
+      listener.stdin.end(); // python reads stdin to its end, then exits
+      await exited;
+    },
+  };
 }
