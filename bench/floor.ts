@@ -19,6 +19,7 @@ import { type RealController, realEdgeConfig, startController } from "../test/pe
 import { PEERS_BIN, peerPath } from "../test/peers/index";
 import { mockConfig } from "../test/support/engine";
 import { formatSpread, type RoundTimes, split } from "./floorSplit";
+import { type MethodSummary, previewRefreshPhases, readLog, summarise } from "./grpcLog";
 import { inParallel, median, type Row, row, timed } from "./lib";
 
 const EDGE_MANY = path.join(__dirname, "programs", "edge-many");
@@ -228,7 +229,10 @@ export class RawEdge {
 }
 
 /** Each command's plan, from one run of the Edge program of `count` services on the mock. */
-export async function plansFromMock(stacks: Stacks, count: number): Promise<Record<Command, Plan>> {
+export async function plansFromMock(
+  stacks: Stacks,
+  count: number,
+): Promise<{ plans: Record<Command, Plan>; outputs: Record<string, unknown> }> {
   const mock: MockServer = await startMockServer();
   try {
     const m = mockConfig(mock);
@@ -242,15 +246,30 @@ export async function plansFromMock(stacks: Stacks, count: number): Promise<Reco
       config: { ...settings.config, count: String(count), prefix: "floor-mock" },
     });
     const plans = {} as Record<Command, Plan>;
+    let outputs: Record<string, unknown> = {};
     for (const command of Object.keys(COMMANDS) as Command[]) {
       mock.clearLog();
       await cliTime(stack, command);
       plans[command] = planOf(mock.log, count);
+      if (command === "up") outputs = serviceOutputs(await stack.exportState());
     }
-    return plans;
+    return { plans, outputs };
   } finally {
     await mock.close();
   }
+}
+
+/**
+ * A service's outputs as our provider stored them (its name, id and serialized provider left out):
+ * the do-nothing provider reports the same, so the engine carries a state of the same shape.
+ */
+export function serviceOutputs(state: {
+  deployment: { resources?: { type: string; outputs?: Record<string, unknown> }[] };
+}): Record<string, unknown> {
+  const service = state.deployment.resources?.find((r) => r.type.endsWith(":Service"));
+  if (!service?.outputs) throw new Error("no service in the mock run's state");
+  const { name: _name, id: _id, __provider: _provider, ...rest } = service.outputs;
+  return rest;
 }
 
 // ---- the benchmark ----
@@ -293,8 +312,12 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
   const ctrl = await startController();
   const raws: RawEdge[] = [];
   const times = new Map<string, RoundTimes[]>(); // key `${command} ${size}`
+  const logged = new Map<number, { noop: MethodSummary[]; edge: MethodSummary[] }>();
   try {
-    const plans = await plansFromMock(stacks, Math.min(...options.sizes));
+    const { plans, outputs } = await plansFromMock(stacks, Math.min(...options.sizes));
+    notes.push(
+      `the do-nothing provider reports the outputs our provider stored for a service: ${Object.keys(outputs).join(", ")}`,
+    );
     for (const command of Object.keys(COMMANDS) as Command[])
       notes.push(
         `${command}: the provider's requests (mock log, raw side replays them): ${describePlan(plans[command])}`,
@@ -315,7 +338,7 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
         size,
         noopN: await stacks.make(NOOP_MANY, `noop${size}`, {
           ...noSettings,
-          config: { count: String(size), prefix: `noop${size}` },
+          config: { count: String(size), prefix: `noop${size}`, outputs: JSON.stringify(outputs) },
         }),
         edgeN: await stacks.make(EDGE_MANY, `edge${size}`, {
           ...real,
@@ -342,6 +365,12 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
           }
           const key = `${command} ${size}`;
           times.set(key, [...(times.get(key) ?? []), t]);
+          // Once, after the last round's timed runs: where the time goes, from the CLI's gRPC log.
+          if (command === "preview --refresh" && round === options.repeats - 1)
+            logged.set(size, {
+              noop: await grpcSummary(noopN, command),
+              edge: await grpcSummary(edgeN, command),
+            });
           process.stdout.write(
             `  round ${round + 1} ${key}: ${JSON.stringify(t, (_, v) => (typeof v === "number" ? Math.round(v) : v))}\n`,
           );
@@ -379,7 +408,40 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
     `|---|${columns.map(() => "---").join("|")}|`,
     ...[...cells].map(([name, values]) => `| ${name} | ${values.join(" | ")} |`),
   ].join("\n");
-  return { rows, notes, splitTable };
+  const phaseTables = [...logged].map(([size, { noop, edge }]) => phaseTable(size, noop, edge));
+  return { rows, notes, splitTable: [splitTable, ...phaseTables].join("\n\n") };
+}
+
+/** One run of `command` with the CLI's gRPC log on (in a temp file, removed: it holds the configuration). */
+async function grpcSummary(stack: CliStack, command: Command): Promise<MethodSummary[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-grpc-log-"));
+  try {
+    const file = path.join(dir, "grpc.json");
+    await cliTime(stack, command, { env: { PULUMI_DEBUG_GRPC: file } });
+    return summarise(readLog(file));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The phases of one logged preview --refresh, do-nothing beside the project, and the calls' mean times. */
+export function phaseTable(size: number, noop: MethodSummary[], edge: MethodSummary[]): string {
+  const a = previewRefreshPhases(noop);
+  const b = previewRefreshPhases(edge);
+  const mean = (s: MethodSummary[], m: string) => s.find((x) => x.method === m)?.meanMs ?? Number.NaN;
+  const lines = [
+    `| preview --refresh ${size}, one run with the CLI's gRPC log on | do-nothing | project | difference |`,
+    "|---|---|---|---|",
+    ...a.map(
+      (p, i) =>
+        `| ${p.name} | ${Math.round(p.ms)} ms | ${Math.round(b[i].ms)} ms | ${Math.round(b[i].ms - p.ms)} ms |`,
+    ),
+    ...["Read", "Check", "Diff"].map((m) => {
+      const [x, y] = [mean(noop, m), mean(edge, m)];
+      return `| mean ${m} call (as the CLI times it) | ${x.toFixed(1)} ms | ${y.toFixed(1)} ms | ${(y - x).toFixed(1)} ms |`;
+    }),
+  ];
+  return lines.join("\n");
 }
 
 /** How to read the split (printed under it, kept with the code that measures it). */
