@@ -1,8 +1,9 @@
 // The floor benchmark's arithmetic (bench/floorSplit.ts, bench/floor.ts): the parts of a round, their
 // spread over rounds, and the raw side's plan read from a mock log. No timing is measured here.
 import * as assert from "node:assert/strict";
-import { planOf, requestKind } from "../bench/floor";
+import { planOf, requestKind, serviceOutputs } from "../bench/floor";
 import { formatSpread, split } from "../bench/floorSplit";
+import { previewRefreshPhases, summarise } from "../bench/grpcLog";
 
 describe("bench floor: splitting the project's time", () => {
   // Three rounds; the expected parts are worked out by hand from these figures.
@@ -64,5 +65,94 @@ describe("bench floor: the raw side's plan from the mock's log", () => {
     assert.deepEqual(plan.perService, ["POST /services", "GET /services/{id}"]);
     assert.deepEqual(plan.once, ["POST /authenticate", "POST /authenticate"]);
     assert.equal(plan.samples.get("GET /services/{id}")?.path, `${base}/services/id0`);
+  });
+});
+
+describe("bench floor: phases of a preview --refresh from the CLI's gRPC log", () => {
+  // A log as PULUMI_DEBUG_GRPC writes it: times worked out by hand (ms after the first entry).
+  const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
+  const call = (method: string, startMs: number, endMs: number) => [
+    { method: `/pulumirpc.${method}`, progress: "request_started", timestamp: at(startMs) },
+    {
+      method: `/pulumirpc.${method}`,
+      progress: "response_completed",
+      timestamp: at(endMs),
+      duration: (endMs - startMs) * 1e6,
+    },
+  ];
+  const log = [
+    ...call("LanguageRuntime/GetPluginInfo", 0, 1),
+    ...call("ResourceProvider/Handshake", 600, 605),
+    ...call("ResourceProvider/Read", 610, 620),
+    ...call("ResourceProvider/Read", 612, 640),
+    ...call("ResourceProvider/Diff", 641, 642),
+    ...call("LanguageRuntime/Run", 650, 4000),
+    // The monitor's server-side entries: no usable start, left out.
+    {
+      method: "/pulumirpc.ResourceMonitor/RegisterResource",
+      progress: "response_completed",
+      timestamp: at(900),
+      duration: 9e18,
+    },
+    ...call("ResourceProvider/Handshake", 3000, 3005),
+    ...call("ResourceProvider/Check", 3010, 3012),
+    ...call("ResourceProvider/Diff", 3013, 3016),
+  ];
+
+  it("sums each client-side method: calls, mean, first start to last end", () => {
+    const s = summarise(log);
+    assert.deepEqual(
+      s.map((m) => m.method),
+      ["GetPluginInfo", "Handshake", "Read", "Diff", "Run", "Check"],
+    );
+    assert.deepEqual(
+      s.find((m) => m.method === "Read"),
+      {
+        method: "Read",
+        calls: 2,
+        meanMs: 19,
+        fromMs: 610,
+        toMs: 640,
+      },
+    );
+    assert.deepEqual(
+      s.find((m) => m.method === "Diff"),
+      {
+        method: "Diff",
+        calls: 2,
+        meanMs: 2,
+        fromMs: 641,
+        toMs: 3016,
+      },
+    );
+  });
+
+  it("splits it into host start, refresh, the program up to its first check, and the checks and diffs", () => {
+    assert.deepEqual(previewRefreshPhases(summarise(log)), [
+      { name: "CLI start to the provider host's start", ms: 600 },
+      { name: "refresh: first Read to last Read", ms: 30 },
+      { name: "program: Run to its first resource's Check", ms: 2360 },
+      { name: "checks and diffs: first Check to last Diff", ms: 6 },
+    ]);
+    assert.throws(
+      () => previewRefreshPhases(summarise(log.slice(0, 4))),
+      /not the log of a preview --refresh/,
+    );
+  });
+
+  it("takes a service's outputs from the state, without name, id and the serialized provider", () => {
+    const state = {
+      deployment: {
+        resources: [
+          { type: "pulumi:pulumi:Stack", outputs: { declared: 1 } },
+          {
+            type: "pulumi-nodejs:dynamic:frontdoor:Service",
+            outputs: { name: "a", id: "x", __provider: "p", configs: [], tags: {} },
+          },
+        ],
+      },
+    };
+    assert.deepEqual(serviceOutputs(state), { configs: [], tags: {} });
+    assert.throws(() => serviceOutputs({ deployment: { resources: [] } }), /no service/);
   });
 });
