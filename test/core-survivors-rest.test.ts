@@ -14,10 +14,17 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import * as engine from "../provider/engine";
-import { checkInputs, diffInputs, type ResourceDefinition, sameValue } from "../provider/resource";
+import {
+  checkInputs,
+  diffInputs,
+  type Props,
+  type ResourceDefinition,
+  sameValue,
+} from "../provider/resource";
 import { EdgeCollection } from "../provider/resources/edgeCollection";
 import { collectionOperations } from "../provider/resources/operations";
 import { valuesAt } from "../provider/shape";
+import { testDefinition } from "./support/definitions";
 import { useMockProvider } from "./support/fixtures";
 
 const EDGE = "/edge/management/v1";
@@ -31,18 +38,11 @@ function definition(extra: Partial<ResourceDefinition> = {}): ResourceDefinition
       hosts: z.array(z.string()).optional(),
     })
     .optional();
-  return {
-    kind: "Survivor",
-    description: "a test resource",
-    api: "none",
-    inputs: z.strictObject({ name: z.string(), config: fields, limits: fields }),
-    outputs: z.object({}),
-    create: async () => ({ id: "", outs: {} }),
-    read: async () => undefined,
-    update: async () => ({}),
-    delete: async () => {},
-    ...extra,
-  } as ResourceDefinition;
+  return testDefinition(
+    "Survivor",
+    z.strictObject({ name: z.string(), config: fields, limits: fields }),
+    extra,
+  );
 }
 
 describe("resource mechanism: nested rules apply under their own property only", () => {
@@ -58,72 +58,60 @@ describe("resource mechanism: nested rules apply under their own property only",
     assert.deepEqual(top.failures, [{ property: "__proto__", reason: 'the key "__proto__" is not allowed' }]);
   });
 
+  /** The properties diff reports changed, for each [stored, declared] pair (both beside `name: "a"`). */
+  const changed = (def: ResourceDefinition, pairs: Array<[Props, Props]>) =>
+    pairs.map(([olds, news]) => diffInputs(def, { name: "a", ...olds }, { name: "a", ...news }).changed);
+
   it("diff: a nested server default or set path of `config` does not apply to `limits`", () => {
     const def = definition({ serverDefaults: ["config.level"], setProperties: ["config.hosts"] });
-    // Under config: the rules hold.
+    const level = { mode: "m", level: 3 };
+    const hosts = (...h: string[]) => ({ hosts: h });
     assert.deepEqual(
-      diffInputs(def, { name: "a", config: { mode: "m", level: 3 } }, { name: "a", config: { mode: "m" } })
-        .changed,
-      [],
-    );
-    assert.deepEqual(
-      diffInputs(
-        def,
-        { name: "a", config: { hosts: ["h1", "h2"] } },
-        { name: "a", config: { hosts: ["h2", "h1"] } },
-      ).changed,
-      [],
-    );
-    // Under limits (same field names): a stored level the program dropped, and a reordered list, are changes.
-    assert.deepEqual(
-      diffInputs(def, { name: "a", limits: { mode: "m", level: 3 } }, { name: "a", limits: { mode: "m" } })
-        .changed,
-      ["limits"],
-    );
-    assert.deepEqual(
-      diffInputs(
-        def,
-        { name: "a", limits: { hosts: ["h1", "h2"] } },
-        { name: "a", limits: { hosts: ["h2", "h1"] } },
-      ).changed,
-      ["limits"],
+      changed(def, [
+        // Under config the rules hold: the stored level the program leaves unset, the order of hosts.
+        [{ config: level }, { config: { mode: "m" } }],
+        [{ config: hosts("h1", "h2") }, { config: hosts("h2", "h1") }],
+        // Under limits (the same field names) neither is a rule: both are changes.
+        [{ limits: level }, { limits: { mode: "m" } }],
+        [{ limits: hosts("h1", "h2") }, { limits: hosts("h2", "h1") }],
+      ]),
+      [[], [], ["limits"], ["limits"]],
     );
   });
 
   it("diff: a nested server default the program sets to the stored value is no change", () => {
     const def = definition({ serverDefaults: ["config.level"] });
     assert.deepEqual(
-      diffInputs(
-        def,
-        { name: "a", config: { mode: "m", level: 3 } },
-        { name: "a", config: { mode: "m", level: 3 } },
-      ).changed,
-      [],
-    );
-    assert.deepEqual(
-      diffInputs(def, { name: "a", config: { level: 3 } }, { name: "a", config: { level: 3 } }).changed,
-      [],
+      changed(def, [
+        [{ config: { mode: "m", level: 3 } }, { config: { mode: "m", level: 3 } }],
+        [{ config: { level: 3 } }, { config: { level: 3 } }],
+      ]),
+      [[], []],
     );
   });
 
   it("diff: an object input with nested server defaults, removed from the program (or null), is a change", () => {
     const def = definition({ serverDefaults: ["config.level"] });
-    const olds = { name: "a", config: { mode: "m", level: 3 } };
-    assert.deepEqual(diffInputs(def, olds, { name: "a" }).changed, ["config"]);
-    assert.deepEqual(diffInputs(def, olds, { name: "a", config: null }).changed, ["config"]);
-    assert.deepEqual(diffInputs(def, { name: "a", config: { level: 3 } }, { name: "a" }).changed, ["config"]);
+    assert.deepEqual(
+      changed(def, [
+        [{ config: { mode: "m", level: 3 } }, {}],
+        [{ config: { mode: "m", level: 3 } }, { config: null }],
+        [{ config: { level: 3 } }, {}],
+      ]),
+      [["config"], ["config"], ["config"]],
+    );
   });
 
-  it("diff: a stored value of another kind (a list) is never the declared object, whatever their keys", () => {
+  it("diff: a stored value of another kind (a list, a text) is never the declared object, whatever their keys", () => {
     const def = definition({ serverDefaults: ["config.level"] });
-    // A list's items are at keys "0", "1": only the kind tells it from the object {"0": ...}.
+    // A list's items, a text's characters, are at keys "0", "1": only the kind tells them from {"0": ...}.
     assert.deepEqual(
-      diffInputs(def, { name: "a", config: ["m"] }, { name: "a", config: { 0: "m" } }).changed,
-      ["config"],
+      changed(def, [
+        [{ config: ["m"] }, { config: { 0: "m" } }],
+        [{ config: "m" }, { config: { 0: "m" } }],
+      ]),
+      [["config"], ["config"]],
     );
-    assert.deepEqual(diffInputs(def, { name: "a", config: "m" }, { name: "a", config: { 0: "m" } }).changed, [
-      "config",
-    ]);
   });
 
   it("sameValue: a set path under one key (`limits.hosts`) does not make another key's list (`quotas.hosts`) a set", () => {
