@@ -12,6 +12,7 @@ import { debugging, restoreDebug } from "../provider/log";
 import { markHeld } from "../provider/resources/operations";
 import { configureFor, engine, mockConfig } from "./support/engine";
 import { useMock } from "./support/fixtures";
+import { captureStderr } from "./support/stderr";
 
 const KIND = "AuthProvider";
 
@@ -53,24 +54,6 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
     assert.deepEqual(result.failures, []);
     return result.inputs;
   };
-  /** stderr written while `work` runs. */
-  const stderrOf = async <T>(
-    work: () => Promise<T>,
-  ): Promise<{ result?: T; error?: unknown; text: string }> => {
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      return { result: await work(), text: written.join("") };
-    } catch (error) {
-      return { error, text: written.join("") };
-    } finally {
-      process.stderr.write = write;
-    }
-  };
   beforeEach(async () => {
     await configureFor({ ...mockConfig(mock), "frontdoor:debug": "true" });
     mock.clearLog();
@@ -81,7 +64,10 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
     restoreDebug(false);
     await configureFor({ ...mockConfig(mock), "frontdoor:debug": "true" });
     const name = unique();
-    const { result, text } = await stderrOf(async () => engine.create(KIND, await checked(oidc(name))));
+    const { result, written } = await captureStderr(async () =>
+      engine.create(KIND, await checked(oidc(name))),
+    );
+    const text = written.join("");
     assert.ok(result?.id, text);
     assert.match(
       text,
@@ -94,7 +80,10 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
     const name = unique();
     const id = await createOutside(oidc(name));
     mock.clearLog();
-    const { result, text } = await stderrOf(async () => engine.create(KIND, await checked(oidc(name))));
+    const { result, written } = await captureStderr(async () =>
+      engine.create(KIND, await checked(oidc(name))),
+    );
+    const text = written.join("");
     assert.equal(result?.id, id);
     assert.equal(named(name).length, 1);
     assert.match(
@@ -137,7 +126,10 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
   it("a create whose answer was lost (carried out, then 503): the object it made is adopted, quietly", async () => {
     const name = unique();
     mock.faults.inject({ method: "POST", path: base(), kind: "commit-then-503" });
-    const { result, text } = await stderrOf(async () => engine.create(KIND, await checked(oidc(name))));
+    const { result, written } = await captureStderr(async () =>
+      engine.create(KIND, await checked(oidc(name))),
+    );
+    const text = written.join("");
     assert.equal(named(name).length, 1);
     assert.equal(result?.id, named(name)[0].id);
     assert.equal(posts().length, 1, "not sent again");
@@ -153,7 +145,10 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
   it("a create whose answer was lost and that was not carried out (dropped): sent again, one object", async () => {
     const name = unique();
     mock.faults.inject({ method: "POST", path: base(), kind: "drop" });
-    const { result, text } = await stderrOf(async () => engine.create(KIND, await checked(oidc(name))));
+    const { result, written } = await captureStderr(async () =>
+      engine.create(KIND, await checked(oidc(name))),
+    );
+    const text = written.join("");
     assert.equal(named(name).length, 1);
     assert.equal(result?.id, named(name)[0].id);
     assert.equal(posts().length, 2);

@@ -17,6 +17,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from "./support/scriptedServer";
+import { captureStderr } from "./support/stderr";
 
 const FAST: RetryPolicy = { maxAttempts: 5, maxElapsedMs: 60_000, baseDelayMs: 1, maxDelayMs: 5 };
 const bearer: AuthScheme = { headers: () => ({ authorization: "Bearer wire-token-123456" }) };
@@ -37,22 +38,15 @@ const failure = (promise: Promise<unknown>) =>
 
 /** Runs `work` with debug output on, and returns what it wrote to stderr. */
 async function debugOutput(work: () => Promise<unknown>): Promise<string> {
-  const written: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
   // Restored afterwards, so the rest of the mocha process is not flooded with debug output.
   const debugWas = debugging();
   setDebug(true);
   try {
-    await work().catch(() => undefined);
+    const { written } = await captureStderr(work);
+    return written.join("");
   } finally {
-    process.stderr.write = write;
     restoreDebug(debugWas);
   }
-  return written.join("");
 }
 
 describe("HTTP client on the wire (scripted server on 127.0.0.1)", function () {

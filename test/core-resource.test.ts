@@ -14,32 +14,23 @@ import {
   sameValue,
   UNKNOWN,
 } from "../provider/resource";
+import { testDefinition } from "./support/definitions";
 
 function definition(extra: Partial<ResourceDefinition> = {}): ResourceDefinition {
-  return {
-    kind: "Thing",
-    description: "a test resource",
-    api: "none",
-    inputs: z.strictObject({
-      name: z.string().min(1),
-      size: z.number().optional(),
-      roles: z.array(z.string()).optional(),
-      config: z
-        .object({
-          mode: z.string().optional(),
-          level: z.number().optional(),
-          hosts: z.array(z.string()).optional(),
-        })
-        .optional(),
-      note: z.string().optional(),
-    }),
-    outputs: z.object({}),
-    create: async () => ({ id: "", outs: {} }),
-    read: async () => undefined,
-    update: async () => ({}),
-    delete: async () => {},
-    ...extra,
-  } as ResourceDefinition;
+  const inputs = z.strictObject({
+    name: z.string().min(1),
+    size: z.number().optional(),
+    roles: z.array(z.string()).optional(),
+    config: z
+      .object({
+        mode: z.string().optional(),
+        level: z.number().optional(),
+        hosts: z.array(z.string()).optional(),
+      })
+      .optional(),
+    note: z.string().optional(),
+  });
+  return testDefinition("Thing", inputs, extra);
 }
 
 describe("resource mechanism: check and diff (provider/resource.ts)", () => {
