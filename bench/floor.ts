@@ -35,7 +35,7 @@ export const COMMANDS = {
 } as const;
 export type Command = keyof typeof COMMANDS;
 
-type Settings = {
+export type Settings = {
   config: Record<string, string>;
   secretConfig: Record<string, string>;
   /** The CLI's environment for this stack (e.g. a plugin's folder first on PATH). */
@@ -228,10 +228,18 @@ export class RawEdge {
   }
 }
 
-/** Each command's plan, from one run of the Edge program of `count` services on the mock. */
+/**
+ * Each command's plan, from one run of the Edge program of `count` services on the mock (services
+ * named `floor-mock-<i>`); `make` gives another program's stack (the plugin's YAML) for those settings.
+ */
 export async function plansFromMock(
   stacks: Stacks,
   count: number,
+  make: (settings: Settings) => Promise<CliStack> = (settings) =>
+    stacks.make(EDGE_MANY, `mock${count}`, {
+      ...settings,
+      config: { ...settings.config, count: String(count), prefix: "floor-mock" },
+    }),
 ): Promise<{ plans: Record<Command, Plan>; outputs: Record<string, unknown> }> {
   const mock: MockServer = await startMockServer();
   try {
@@ -241,10 +249,7 @@ export async function plansFromMock(
       "frontdoor:edgeUsername": m["frontdoor:edgeUsername"],
       "frontdoor:edgePassword": m["frontdoor:edgePassword"],
     });
-    const stack = await stacks.make(EDGE_MANY, `mock${count}`, {
-      ...settings,
-      config: { ...settings.config, count: String(count), prefix: "floor-mock" },
-    });
+    const stack = await make(settings);
     const plans = {} as Record<Command, Plan>;
     let outputs: Record<string, unknown> = {};
     for (const command of Object.keys(COMMANDS) as Command[]) {

@@ -27,7 +27,8 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
 // and writes results-settings.md at full size. `npm run bench -- plugin` (only when named): the same
 // commands of PLUGIN_SIZE services (default 200) with the dynamic provider from TypeScript and the
-// provider plugin from YAML, each with its 0-resource start-up (results-plugin.md at full size).
+// provider plugin from YAML, each with its 0-resource start-up, and the plugin's share above a
+// do-nothing plugin (bench/noop-plugin) against raw HTTP (results-plugin.md at full size).
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
 // PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
