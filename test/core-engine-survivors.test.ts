@@ -16,7 +16,7 @@ import { issueCertificate } from "../mock/edge/pki";
 import { type MockServer, startMockServer } from "../mock/server";
 import { ApiError, PartialFailureError, ProviderError } from "../provider/http/errors";
 import { configureFor, engine, mockConfig } from "./support/engine";
-import { useMock } from "./support/fixtures";
+import { frontdoorApi, useMock } from "./support/fixtures";
 import { type ScriptedServer, startScriptedServer } from "./support/scriptedServer";
 import { captureStderr } from "./support/stderr";
 
@@ -28,6 +28,13 @@ const apiKey = (name: string, header = "x-api-key") => ({
   data: { header_name: header, api_key: "survivor-api-key-0123456789" },
 });
 
+/** An object made by someone else in the mock's frontdoor, with a plain API call: its id. */
+async function madeOutside(mock: MockServer, collection: string, body: object): Promise<string> {
+  const res = await frontdoorApi(mock, "POST", collection, body);
+  assert.ok(res.status < 300, await res.clone().text());
+  return ((await res.json()) as { id: string }).id;
+}
+
 describe("engine survivors: clashes, held objects, settings (mock on 127.0.0.1)", function () {
   this.timeout(120_000);
   const mock = useMock();
@@ -35,19 +42,7 @@ describe("engine survivors: clashes, held objects, settings (mock on 127.0.0.1)"
   const base = () => `/frontdoor/${fd()}/auth-providers`;
   const requests = () => mock.log.map((e) => `${e.method} ${e.path}`);
   const named = (name: string) => mock.frontdoor.list(fd(), "auth-providers").filter((p) => p.name === name);
-  /** Made by someone else, with a plain API call. */
-  const createOutside = async (body: object): Promise<string> => {
-    const res = await fetch(`${mock.url}${base()}`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify(body),
-    });
-    assert.ok(res.status < 300, await res.clone().text());
-    return ((await res.json()) as { id: string }).id;
-  };
+  const createOutside = (body: object) => madeOutside(mock, "auth-providers", body);
   const checked = async (news: object) => {
     const result = await engine.check(KIND, {}, news as Record<string, unknown>);
     assert.deepEqual(result.failures, []);
@@ -238,18 +233,16 @@ describe("engine survivors: adopting a custom frontend (mock on 127.0.0.1, statu
     mock.faults.clear();
   });
   const base = () => `/frontdoor/${mock.credentials.frontdoorId}/custom-frontends`;
-  const createOutside = async (hostname: string): Promise<{ id: string }> => {
-    const res = await fetch(`${mock.url}${base()}`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({ hostname, authProviderIds: [] }),
-    });
-    assert.ok(res.status < 300, await res.clone().text());
-    return (await res.json()) as { id: string };
-  };
+  const createOutside = async (hostname: string) => ({
+    id: await madeOutside(mock, "custom-frontends", { hostname, authProviderIds: [] }),
+  });
+  /** The requests of a clash whose lookup finds the frontend (NEW), then the adoption's poll (PENDING). */
+  const adoptionRequests = (id: string) => [
+    `POST ${base()} 409`,
+    `GET ${base()} 200`,
+    `GET ${base()}/${id} 200`,
+    `GET ${base()}/${id} 200`,
+  ];
   const checkedFrontend = async (hostname: string) => {
     const result = await engine.check("CustomFrontend", {}, { hostname, __provider: "serialized-cf" });
     assert.deepEqual(result.failures, []);
@@ -284,13 +277,7 @@ describe("engine survivors: adopting a custom frontend (mock on 127.0.0.1, statu
     );
     assert.deepEqual(
       mock.log.map((e) => `${e.method} ${e.path} ${e.status}`),
-      [
-        `POST ${base()} 409`,
-        `GET ${base()} 200`,
-        `GET ${base()}/${made.id} 200`,
-        `GET ${base()}/${made.id} 200`,
-        `GET ${base()}/${made.id}/dns-records 200`,
-      ],
+      [...adoptionRequests(made.id), `GET ${base()}/${made.id}/dns-records 200`],
     );
   });
 
@@ -330,13 +317,7 @@ describe("engine survivors: adopting a custom frontend (mock on 127.0.0.1, statu
     });
     assert.deepEqual(
       mock.log.map((e) => `${e.method} ${e.path} ${e.status}`),
-      [
-        `POST ${base()} 409`,
-        `GET ${base()} 200`,
-        `GET ${base()}/${made.id} 200`,
-        `GET ${base()}/${made.id} 200`,
-        `GET ${records} 500`,
-      ],
+      [...adoptionRequests(made.id), `GET ${records} 500`],
     );
   });
 });
