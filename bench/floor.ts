@@ -277,6 +277,23 @@ export function serviceOutputs(state: {
   return rest;
 }
 
+/**
+ * Installs the do-nothing provider (bench/programs/noop-many/noop-provider.js) as the package
+ * `bench-noop-provider` in a copy of the program, reporting `outputs` beside its inputs.
+ */
+export function installNoopProvider(outputs: Record<string, unknown>): (dir: string) => void {
+  return (dir) => {
+    const pkg = path.join(dir, "node_modules", "bench-noop-provider");
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.copyFileSync(path.join(dir, "noop-provider.js"), path.join(pkg, "index.js"));
+    fs.writeFileSync(path.join(pkg, "outputs.json"), JSON.stringify(outputs));
+    fs.writeFileSync(
+      path.join(pkg, "package.json"),
+      JSON.stringify({ name: "bench-noop-provider", version: "0.0.0", main: "index.js" }),
+    );
+  };
+}
+
 // ---- the benchmark ----
 
 /** The peers these benchmarks need that `npm run peers` has not built. */
@@ -329,10 +346,12 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
       );
     const real = edgeSettings(realEdgeConfig(ctrl));
     const noSettings = { config: {}, secretConfig: {} };
-    const noop0 = await stacks.make(NOOP_MANY, "noop0", {
-      ...noSettings,
-      config: { count: "0", prefix: "noop0" },
-    });
+    const noop0 = await stacks.make(
+      NOOP_MANY,
+      "noop0",
+      { ...noSettings, config: { count: "0", prefix: "noop0" } },
+      installNoopProvider(outputs),
+    );
     const edge0 = await stacks.make(EDGE_MANY, "edge0", {
       ...real,
       config: { ...real.config, count: "0", prefix: "floor-edge0" },
@@ -341,10 +360,12 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
     for (const size of options.sizes) {
       bySize.push({
         size,
-        noopN: await stacks.make(NOOP_MANY, `noop${size}`, {
-          ...noSettings,
-          config: { count: String(size), prefix: `noop${size}`, outputs: JSON.stringify(outputs) },
-        }),
+        noopN: await stacks.make(
+          NOOP_MANY,
+          `noop${size}`,
+          { ...noSettings, config: { count: String(size), prefix: `noop${size}` } },
+          installNoopProvider(outputs),
+        ),
         edgeN: await stacks.make(EDGE_MANY, `edge${size}`, {
           ...real,
           config: { ...real.config, count: String(size), prefix: `floor-cli${size}` },
