@@ -5,11 +5,13 @@
 import type { z } from "zod";
 import { CONFIG_KEYS } from "./config";
 import { functionDefinitions } from "./functions";
+import { PACKAGE } from "./packageName";
 import type { ResourceDefinition } from "./resource";
 import { resourceDefinitions } from "./resources";
 import { deref, type JsonSchema, jsonSchema, variants } from "./shape";
 
-export const PACKAGE = "frontdoor";
+export { PACKAGE };
+
 const token = (name: string) => `${PACKAGE}:index:${name}`;
 
 type Spec = Record<string, unknown>;

@@ -5,8 +5,8 @@
 // outputs of a preview, the inputs of an import (a Read given only an id), and Invoke.
 import { CONFIG_KEYS, readSettings, settingProblems } from "../config";
 import * as engine from "../engine";
-import { functionDefinitions } from "../functions";
 import { ProviderError } from "../http/errors";
+import { PACKAGE } from "../packageName";
 import {
   type CheckFailure,
   omit,
@@ -17,7 +17,6 @@ import {
   UNKNOWN,
 } from "../resource";
 import { resourceDefinition } from "../resources";
-import { PACKAGE } from "../schema";
 import { SECRET_VALUES } from "../secretValues";
 import { propertyNames, secretPaths } from "../shape";
 import { type Path, schemaPaths } from "./wire";
@@ -118,6 +117,8 @@ export function importedInputs(kind: string, props: Props): Props {
 /** Invoke: the function of the token, with the configured provider's settings. */
 export async function invoke(token: string, args: Props): Promise<{ result: Props; secrets: Path[] }> {
   const name = token.split(":").pop();
+  // The functions' definitions (and their clients) load with the first Invoke, not with the plugin.
+  const { functionDefinitions } = require("../functions") as typeof import("../functions");
   const fn = functionDefinitions.find((f) => token === `${PACKAGE}:index:${f.name}` && f.name === name);
   if (!fn)
     throw new ProviderError(`unknown function ${token}: this provider serves ${PACKAGE}:index:<function>`);
