@@ -22,7 +22,7 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // `npm run bench -- floor` (only when named: it takes long at full size) splits the real CLI's
 // up / preview --refresh / destroy of Edge services on the real controller into start-up, program
 // start, the engine's floor, the provider's share and the API's time, and writes results-floor.md
-// when run at full size (FLOOR_SIZES, default 200,1000; FLOOR_REPEATS, default 5).
+// when run at full size (FLOOR_SIZES, default 200,1000; FLOOR_REPEATS, default 3: a round at 1000 services takes about 4 minutes).
 // `npm run bench -- settings` (also only when named) measures what users can set (--parallel,
 // checkpoints, TypeScript handling) on SETTINGS_SIZE services (default 200, FLOOR_REPEATS rounds)
 // and writes results-settings.md at full size. `npm run bench -- plugin` (only when named): the same
@@ -142,7 +142,7 @@ const NAMED: Record<
 > = {
   floor: {
     title: "The engine's floor under the real CLI",
-    env: { FLOOR_SIZES: "200,1000", FLOOR_REPEATS: "5" },
+    env: { FLOOR_SIZES: "200,1000", FLOOR_REPEATS: "3" },
     body: async (env) => {
       const r = await floorBenchmark({
         sizes: env.FLOOR_SIZES.split(",").map(Number),
@@ -153,12 +153,12 @@ const NAMED: Record<
   },
   settings: {
     title: "What users can set, measured",
-    env: { SETTINGS_SIZE: "200", FLOOR_REPEATS: "5" },
+    env: { SETTINGS_SIZE: "200", FLOOR_REPEATS: "3" },
     body: (env) => settingsBenchmark({ size: Number(env.SETTINGS_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
   },
   plugin: {
     title: "The provider plugin beside the dynamic provider",
-    env: { PLUGIN_SIZE: "200", FLOOR_REPEATS: "5" },
+    env: { PLUGIN_SIZE: "200", FLOOR_REPEATS: "3" },
     body: (env) => pluginBenchmark({ size: Number(env.PLUGIN_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
   },
 };
