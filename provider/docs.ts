@@ -4,7 +4,7 @@
 // file, scripts/reference-text.md, read by `npm run schema`; a test regenerates the pages in memory and
 // fails when a committed page differs.
 import { LOOKUP_KINDS, listName, lookupName } from "./functions/lookups";
-import { resourceDefinitions } from "./resources";
+import { resourceDefinitions } from "./resources/all";
 
 type Spec = Record<string, any>;
 

@@ -7,7 +7,7 @@ import { CONFIG_KEYS } from "./config";
 import { functionDefinitions } from "./functions";
 import { PACKAGE } from "./packageName";
 import type { ResourceDefinition } from "./resource";
-import { resourceDefinitions } from "./resources";
+import { resourceDefinitions } from "./resources/all";
 import { deref, type JsonSchema, jsonSchema, variants } from "./shape";
 
 export { PACKAGE };

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { functionDefinitions } from "./functions";
 import { secretKeys } from "./functions/lookups";
 import type { ResourceDefinition } from "./resource";
-import { resourceDefinitions } from "./resources";
+import { resourceDefinitions } from "./resources/all";
 import { HealthCheckAction, HostV1Data, HostV2Data, InterceptV1Data } from "./resources/configData";
 import { deref, type JsonSchema, propertyNames, secretPaths, variants } from "./shape";
 

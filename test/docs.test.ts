@@ -11,7 +11,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { parseReferenceText, REFERENCE_TEXT, referencePages } from "../provider/docs";
 import { functionDefinitions } from "../provider/functions";
-import { resourceDefinitions } from "../provider/resources";
+import { resourceDefinitions } from "../provider/resources/all";
 import { useNativeSdks } from "./support/fixtures";
 import { type CodeBlock, codeBlocks, headingAnchors, links, markdownFiles } from "./support/markdown";
 

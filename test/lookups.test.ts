@@ -9,7 +9,7 @@ import { LOOKUP_KINDS, list, listName, lookup, lookupName } from "../provider/fu
 import { nameFilter } from "../provider/http/edge";
 import { redact } from "../provider/redact";
 import type { Props } from "../provider/resource";
-import { resourceDefinitions } from "../provider/resources";
+import { resourceDefinitions } from "../provider/resources/all";
 import * as sdk from "../sdk";
 import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { EdgeClient as RawClient } from "./support/edgeClient";

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { type MockServer, startMockServer } from "../mock/server";
 import type { Props } from "../provider/resource";
-import { resourceDefinitions } from "../provider/resources";
+import { resourceDefinitions } from "../provider/resources/all";
 import type { CliResult, CliStack } from "./peers/cli";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";

@@ -2,10 +2,12 @@
 // generator produces, and it must be a valid Pulumi package schema. (The reference pages generated from
 // it are checked in test/docs.test.ts.)
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { resourceDefinitions } from "../provider/resources";
+import { resourceDefinition, resourceKinds } from "../provider/resources";
+import { resourceDefinitions } from "../provider/resources/all";
 import { buildSchema } from "../provider/schema";
 import { secretPaths } from "../provider/shape";
 import { edgeObjects } from "./support/edge-objects";
@@ -13,6 +15,36 @@ import { edgeObjects } from "./support/edge-objects";
 const root = path.resolve(__dirname, "..");
 const committed = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+
+describe("the registry of resource kinds", () => {
+  const schemaKinds = Object.keys(committed.resources).map((t) => t.replace(/^frontdoor:index:/, ""));
+
+  it("serves exactly the kinds of schema.json, each by its own definition, in the generators' list too", () => {
+    assert.deepEqual([...resourceKinds].sort(), [...schemaKinds].sort());
+    assert.deepEqual(resourceDefinitions.map((d) => d.kind).sort(), [...schemaKinds].sort());
+    for (const kind of schemaKinds) assert.equal(resourceDefinition(kind).kind, kind);
+    for (const kind of ["", "service", "constructor", "__proto__", "toString"])
+      assert.throws(
+        () => resourceDefinition(kind),
+        new RegExp(`^ProviderError: unknown resource kind ${kind}$`),
+      );
+  });
+
+  it("loads only the kind asked for (a host serving services does not build every kind's schemas)", function () {
+    this.timeout(60_000);
+    const script = `require("./provider/resources").resourceDefinition("Service");
+      const loaded = Object.keys(require.cache).filter((f) => /provider[\\/]resources[\\/]/.test(f));
+      console.log(JSON.stringify(loaded.map((f) => f.split(/[\\/]/).pop())));`;
+    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    const loaded: string[] = JSON.parse(out);
+    assert.ok(loaded.includes("service.ts"), out);
+    for (const other of ["identity.ts", "postureCheck.ts", "customFrontend.ts", "ca.ts", "all.ts"])
+      assert.ok(!loaded.includes(other), `${other} loaded: ${out}`);
+  });
+});
 
 describe("schema.json", () => {
   it("is what `npm run schema` generates from the zod definitions", () => {

@@ -10,7 +10,7 @@ import type * as certificates from "../provider/functions/certificates";
 import type * as enrollment from "../provider/functions/enrollment";
 import type * as events from "../provider/functions/events";
 import type * as lookups from "../provider/functions/lookups";
-import { resourceDefinitions } from "../provider/resources";
+import { resourceDefinitions } from "../provider/resources/all";
 import { authPolicy } from "../provider/resources/authPolicy";
 import { authProvider } from "../provider/resources/authProvider";
 import { ca } from "../provider/resources/ca";

@@ -3,7 +3,7 @@
 // same objects, with the controller's built-ins left out by each kind's list.
 import { ListUnavailableError } from "../http/errors";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
-import { resourceDefinitions } from "../resources";
+import { resourceDefinitions } from "../resources/all";
 
 export interface ExistingObject {
   def: ResourceDefinition;

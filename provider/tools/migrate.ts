@@ -3,7 +3,7 @@
 // file for the plugin's types, keeping each resource's name, so `pulumi import --file` adopts the same
 // objects under `frontdoor:index:<Kind>` (no create, no delete). See docs/guides/native-plugin.md.
 import type { Props } from "../resource";
-import { resourceDefinitions } from "../resources";
+import { resourceDefinitions } from "../resources/all";
 import { importIdOf } from "../resources/common";
 import { PACKAGE } from "../schema";
 import type { ImportFile } from "./importSnippets";

@@ -5,7 +5,7 @@
 // apart: each posture check type, each enrollment method, each typed config type's data.
 import type { z } from "zod";
 import type { Props } from "../../provider/resource";
-import { resourceDefinitions } from "../../provider/resources";
+import { resourceDefinitions } from "../../provider/resources/all";
 import { TYPED_DATA } from "../../provider/resources/configData";
 
 type Def = { type: string; [key: string]: any };
