@@ -10,8 +10,6 @@ import type { ResourceDefinition } from "./resource";
 import { resourceDefinitions } from "./resources/all";
 import { deref, type JsonSchema, jsonSchema, variants } from "./shape";
 
-export { PACKAGE };
-
 const token = (name: string) => `${PACKAGE}:index:${name}`;
 
 type Spec = Record<string, unknown>;

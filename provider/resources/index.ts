@@ -5,34 +5,39 @@
 import { ProviderError } from "../http/errors";
 import type { ResourceDefinition } from "../resource";
 
-/** Each kind's module and the name of its definition there. */
-const MODULES: Record<string, [module: string, name: string]> = {
-  AuthProvider: ["./authProvider", "authProvider"],
-  ClientCertificate: ["./clientCertificate", "clientCertificate"],
-  CertificateRequestToken: ["./certificateRequestToken", "certificateRequestToken"],
-  CustomFrontend: ["./customFrontend", "customFrontend"],
-  KeyPair: ["./keyPair", "keyPair"],
-  Identity: ["./identity", "identity"],
-  AuthPolicy: ["./authPolicy", "authPolicy"],
-  EdgeRouterPolicy: ["./edgeRouterPolicy", "edgeRouterPolicy"],
-  Ca: ["./ca", "ca"],
-  EdgeRouter: ["./edgeRouter", "edgeRouter"],
-  ExternalJwtSigner: ["./externalJwtSigner", "externalJwtSigner"],
-  PostureCheck: ["./postureCheck", "postureCheck"],
-  ConfigType: ["./configType", "configType"],
-  Config: ["./config", "config"],
-  Service: ["./service", "service"],
-  ServicePolicy: ["./servicePolicy", "servicePolicy"],
-  ServiceEdgeRouterPolicy: ["./serviceEdgeRouterPolicy", "serviceEdgeRouterPolicy"],
-};
+/**
+ * The kinds, in the order the schema, the SDK types and the docs list them. Kind `ServicePolicy` is
+ * defined as `servicePolicy` in ./servicePolicy.
+ */
+export const resourceKinds: string[] = [
+  "AuthProvider",
+  "ClientCertificate",
+  "CertificateRequestToken",
+  "CustomFrontend",
+  "KeyPair",
+  "Identity",
+  "AuthPolicy",
+  "EdgeRouterPolicy",
+  "Ca",
+  "EdgeRouter",
+  "ExternalJwtSigner",
+  "PostureCheck",
+  "ConfigType",
+  "Config",
+  "Service",
+  "ServicePolicy",
+  "ServiceEdgeRouterPolicy",
+];
 
-/** The kinds the registry serves. */
-export const resourceKinds: string[] = Object.keys(MODULES);
+const loaded = new Map<string, ResourceDefinition>();
 
 export function resourceDefinition(kind: string): ResourceDefinition {
-  const entry = Object.hasOwn(MODULES, kind) ? MODULES[kind] : undefined;
-  if (!entry) throw new ProviderError(`unknown resource kind ${kind}`);
-  const def = require(entry[0])[entry[1]] as ResourceDefinition | undefined;
-  if (def?.kind !== kind) throw new Error(`${entry[0]} does not define the kind ${kind}`);
+  const known = loaded.get(kind);
+  if (known) return known;
+  if (!resourceKinds.includes(kind)) throw new ProviderError(`unknown resource kind ${kind}`);
+  const name = kind[0].toLowerCase() + kind.slice(1);
+  const def = require(`./${name}`)[name] as ResourceDefinition | undefined;
+  if (def?.kind !== kind) throw new Error(`./${name} does not define the kind ${kind}`);
+  loaded.set(kind, def);
   return def;
 }

@@ -7,9 +7,9 @@
 // configs, a policy's `@id` roles) refers to its variable, not to the literal id, so the engine knows the
 // order: create the referenced object first, destroy it last.
 
+import { PACKAGE } from "../packageName";
 import type { Props, ResourceContext, ResourceDefinition } from "../resource";
 import { importIdOf } from "../resources/common";
-import { PACKAGE } from "../schema";
 import { propertyNames, secretPaths } from "../shape";
 import { globPattern, listExisting } from "./inventory";
 

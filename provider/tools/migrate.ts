@@ -2,10 +2,11 @@
 // dynamic stack's state (`pulumi stack export`) names every object; this turns it into Pulumi's import
 // file for the plugin's types, keeping each resource's name, so `pulumi import --file` adopts the same
 // objects under `frontdoor:index:<Kind>` (no create, no delete). See docs/guides/native-plugin.md.
+
+import { PACKAGE } from "../packageName";
 import type { Props } from "../resource";
 import { resourceDefinitions } from "../resources/all";
 import { importIdOf } from "../resources/common";
-import { PACKAGE } from "../schema";
 import type { ImportFile } from "./importSnippets";
 
 const DYNAMIC_TYPE = /^pulumi-nodejs:dynamic\/frontdoor:(\w+)$/;
