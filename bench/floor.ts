@@ -18,7 +18,7 @@ import { type CliStack, cliStack } from "../test/peers/cli";
 import { type RealController, realEdgeConfig, startController } from "../test/peers/controller";
 import { PEERS_BIN, peerPath } from "../test/peers/index";
 import { mockConfig } from "../test/support/engine";
-import { formatSpread, type RoundTimes, split, spreadOf } from "./floorSplit";
+import { formatSpread, PROVIDER_ABOVE, type RoundTimes, split, spreadOf } from "./floorSplit";
 import { type MethodSummary, previewRefreshPhases, readLog, summarise } from "./grpcLog";
 import { inParallel, median, type Row, row, timed } from "./lib";
 
@@ -420,7 +420,7 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
       cells.set(part.name, [...(cells.get(part.name) ?? []), formatSpread(part.ms, "ms")]);
     const ratioName = "provider above the floor / raw HTTP (per round)";
     cells.set(ratioName, [...(cells.get(ratioName) ?? []), formatSpread(s.providerOverApi, "x")]);
-    const provider = s.parts.find((p) => p.name === "provider above the floor") as (typeof s.parts)[number];
+    const provider = s.parts.find((p) => p.name === PROVIDER_ABOVE) as (typeof s.parts)[number];
     rows.push(
       row(
         `Provider's share above the engine's floor vs raw HTTP of the same requests: ${key} Edge services, real controller (medians of ${rounds.length} interleaved rounds)`,
@@ -466,9 +466,9 @@ export function phaseTable(size: number, rounds: LoggedRound[]): string {
     edge: previewRefreshPhases(r.edge),
   }));
   const mean = (s: MethodSummary[], m: string) => s.find((x) => x.method === m)?.meanMs ?? Number.NaN;
-  const cells = (values: (r: number) => [number, number], unit: "ms" | "x" = "ms") => {
+  const cells = (values: (r: number) => [number, number]) => {
     const pairs = rounds.map((_, i) => values(i));
-    const f = (xs: number[]) => formatSpread(spreadOf(xs), unit);
+    const f = (xs: number[]) => formatSpread(spreadOf(xs), "ms");
     return `${f(pairs.map((p) => p[0]))} | ${f(pairs.map((p) => p[1]))} | ${f(pairs.map((p) => p[1] - p[0]))}`;
   };
   const lines = [

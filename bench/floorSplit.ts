@@ -19,14 +19,17 @@ export interface RoundTimes {
 }
 
 /** What the project's provider adds over the do-nothing provider, start-ups taken out. */
-const providerAbove = (t: RoundTimes) => t.edgeN - t.edge0 - (t.noopN - t.noop0);
+export const providerAbove = (t: RoundTimes) => t.edgeN - t.edge0 - (t.noopN - t.noop0);
+
+export const PROVIDER_ABOVE = "provider above the floor";
+export const API = "API: raw HTTP, same requests";
 
 export const PARTS = [
   ["CLI + language host start-up", (t: RoundTimes) => t.noop0],
   ["program's own start (package import, type-checking)", (t: RoundTimes) => t.edge0 - t.noop0],
   ["engine per-step cost (do-nothing N minus its start-up)", (t: RoundTimes) => t.noopN - t.noop0],
-  ["provider above the floor", providerAbove],
-  ["API: raw HTTP, same requests", (t: RoundTimes) => t.raw],
+  [PROVIDER_ABOVE, providerAbove],
+  [API, (t: RoundTimes) => t.raw],
   ["whole command (project, N)", (t: RoundTimes) => t.edgeN],
 ] as const;
 

@@ -28,8 +28,16 @@ import {
   RawEdge,
   Stacks,
 } from "./floor";
-import { formatSpread, spreadOf } from "./floorSplit";
-import { median, type Row, row, table } from "./lib";
+import {
+  API,
+  formatSpread,
+  PROVIDER_ABOVE,
+  type RoundTimes,
+  type Spread,
+  split,
+  spreadOf,
+} from "./floorSplit";
+import { type Row, row, table } from "./lib";
 import { NOOP_VERSION } from "./noop-plugin/server";
 
 const EDGE_MANY = path.join(__dirname, "programs", "edge-many");
@@ -84,35 +92,26 @@ const PREFIXES: Record<Variant, string> = {
   "do-nothing plugin (YAML)": "noop",
 };
 
-/** One round's wall times (ms) of the plugin's YAML rows, its do-nothing floor and raw HTTP. */
-export interface PluginRound {
-  yaml0: number;
-  yamlN: number;
-  noop0: number;
-  noopN: number;
-  raw: number;
-}
-
-/** The plugin (YAML) above the do-nothing plugin floor in one round: (yamlN - yaml0) - (noopN - noop0). */
-export function pluginAboveFloor(t: PluginRound): number {
-  return t.yamlN - t.yaml0 - (t.noopN - t.noop0);
-}
-
-/** One command's rows over the rounds: the plugin's share above its floor, raw HTTP, their ratio per round. */
+/**
+ * One command's rows over the rounds: the plugin's share above its floor, raw HTTP, their ratio per
+ * round. Each round is split as the floor benchmark splits the dynamic provider's (floorSplit.ts),
+ * with the plugin's YAML program as the project's row and the do-nothing plugin as the floor.
+ */
 export function pluginFloorRows(
   command: string,
   size: number,
-  rounds: PluginRound[],
+  rounds: RoundTimes[],
 ): { line: string; row: Row } {
-  const above = rounds.map(pluginAboveFloor);
-  const raws = rounds.map((t) => t.raw);
-  const ratios = rounds.map((t, i) => above[i] / t.raw);
+  const s = split(rounds);
+  const part = (name: string) => s.parts.find((p) => p.name === name)?.ms as Spread;
+  const above = part(PROVIDER_ABOVE);
+  const raw = part(API);
   return {
-    line: `| ${command} | ${formatSpread(spreadOf(above), "ms")} | ${formatSpread(spreadOf(raws), "ms")} | ${formatSpread(spreadOf(ratios), "x")} |`,
+    line: `| ${command} | ${formatSpread(above, "ms")} | ${formatSpread(raw, "ms")} | ${formatSpread(s.providerOverApi, "x")} |`,
     row: row(
       `Plugin (YAML) above the do-nothing plugin floor vs raw HTTP of the same requests: ${command} ${size} Edge services, real controller (medians of ${rounds.length} interleaved rounds)`,
-      median(above),
-      median(raws),
+      above.median,
+      raw.median,
       1.2,
     ),
   };
@@ -225,8 +224,8 @@ export async function pluginBenchmark(options: { size: number; repeats: number }
   const rows: Row[] = [];
   for (const command of commands) {
     const rounds = Array.from({ length: options.repeats }, (_, r) => ({
-      yaml0: at(`plugin (YAML) ${command} 0`, r),
-      yamlN: at(`plugin (YAML) ${command} N`, r),
+      edge0: at(`plugin (YAML) ${command} 0`, r),
+      edgeN: at(`plugin (YAML) ${command} N`, r),
       noop0: at(`do-nothing plugin (YAML) ${command} 0`, r),
       noopN: at(`do-nothing plugin (YAML) ${command} N`, r),
       raw: at(`raw ${command} N`, r),
