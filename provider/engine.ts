@@ -17,6 +17,7 @@ import {
   type ResourceContext,
   type ResourceDefinition,
   toPlainData,
+  withDefaults,
 } from "./resource";
 import { resourceDefinition } from "./resources";
 import { importIdOf, unsafeIdReason } from "./resources/common";
@@ -69,7 +70,7 @@ export async function check(kind: string, olds: Props, news: Props) {
   // for every resource of every up, and each copy showed in the CRUD profile.
   const given = applyScopeDefaults(def, omit(news, PROVIDER_KEY), true);
   const { inputs, failures } = checkInputs(def, given, fromState(def, olds ?? {}));
-  // Either zod's output or `given`: both this call's own objects.
+  // Either check's new object or `given`: both this call's own objects.
   inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
   const settingFailures = settingCheckFailures();
   return {
@@ -97,7 +98,7 @@ export async function diff(kind: string, id: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
   // A resource of this deployment holds the object: a name clash elsewhere never adopts it.
   if (id) markHeld(def.kind, id);
-  const outcome = diffInputs(def, fromState(def, olds), news);
+  const outcome = diffInputs(def, fromState(def, olds), withDefaults(def, news));
   return {
     changes: outcome.changes,
     // The changed inputs: the plugin reports them as its detailed diff (the dynamic host ignores them).
@@ -123,7 +124,7 @@ function ambiguousCreateAttempts(): number {
 
 export async function create(kind: string, inputs: Props) {
   const def = resourceDefinition(kind);
-  const given = withoutProvider(inputs);
+  const given = withDefaults(def, withoutProvider(inputs));
   return keepProviderOnPartialFailure(
     def,
     inputs,
@@ -280,7 +281,7 @@ export async function read(kind: string, id: string, props: Props) {
 export async function update(kind: string, id: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);
   const target = scopedId(def, id, fromState(def, olds));
-  const given = withoutProvider(news);
+  const given = withDefaults(def, withoutProvider(news));
   markHeld(def.kind, target.id);
   return keepProviderOnPartialFailure(
     def,

@@ -118,7 +118,12 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Validates inputs; returns the normalised inputs (defaults applied) or the failures. */
+/**
+ * Validates inputs; returns the properties the program gave, normalised (zod's output), with the check
+ * stamp, or the failures. The defaults of properties left unset are not kept: the state would hold
+ * each of them twice (inputs and outputs), and the engine writes the whole state after every step.
+ * Create, update and diff fill them in (withDefaults).
+ */
 export function checkInputs(
   def: ResourceDefinition,
   news: Props,
@@ -131,8 +136,9 @@ export function checkInputs(
     const failures = def.validate?.(result.data, olds) ?? [];
     for (const secret of valuesAt(result.data, secretPaths(def.inputs))) registerSecret(secret);
     if (failures.length) return { inputs: news, failures };
-    // zod's output is a fresh object: the stamp goes into it, not into another copy.
-    const inputs = result.data as Props;
+    const parsed = result.data as Props;
+    const inputs: Props = {};
+    for (const key of Object.keys(news)) if (news[key] !== undefined) inputs[key] = parsed[key];
     if (def.checkStamp) Object.assign(inputs, def.checkStamp(result.data, Date.now()));
     return { inputs, failures };
   }
@@ -150,6 +156,19 @@ export function checkInputs(
     }
   }
   return { inputs: news, failures };
+}
+
+/**
+ * The inputs with the schema's defaults filled in (zod's output for the schema's properties; other
+ * keys, such as the check stamp, kept): what create and update send and what the diff compares, for
+ * check stores only what the program gave. Inputs that do not parse (values not known yet, at
+ * preview) are returned as they are.
+ */
+export function withDefaults(def: ResourceDefinition, props: Props): Props {
+  const declared: Props = {};
+  for (const key of propertyNames(def.inputs)) if (props[key] !== undefined) declared[key] = props[key];
+  const result = def.inputs.safeParse(declared);
+  return result.success ? { ...props, ...(result.data as Props) } : props;
 }
 
 export interface DiffOutcome {

@@ -180,11 +180,23 @@ describe("Edge resources", () => {
         name: "p",
         primary: { extJwt: { allowed: true, allowedSigners: order } },
       });
-      const olds = (await edge.engine.check("AuthPolicy", {}, signers(["s-a", "s-b"]))).inputs;
-      const same = (await edge.engine.check("AuthPolicy", {}, signers(["s-b", "s-a"]))).inputs;
-      const other = (await edge.engine.check("AuthPolicy", {}, signers(["s-b", "s-c"]))).inputs;
-      assert.equal((await edge.engine.diff("AuthPolicy", "x", olds, same)).changes, false);
-      assert.equal((await edge.engine.diff("AuthPolicy", "x", olds, other)).changes, true);
+      const signer = async (name: string) =>
+        (
+          await edge.createChecked("ExternalJwtSigner", {
+            name,
+            issuer: `https://${name}.example`,
+            audience: "a",
+            jwksEndpoint: `https://${name}.example/jwks`,
+          })
+        ).id;
+      const [a, b, c] = [await signer("s-a"), await signer("s-b"), await signer("s-c")];
+      // What the diff gets as olds: the outputs stored at create (the controller's defaults filled in).
+      const { id, outs: olds } = await edge.createChecked("AuthPolicy", signers([a, b]));
+      const same = (await edge.engine.check("AuthPolicy", {}, signers([b, a]))).inputs;
+      const other = (await edge.engine.check("AuthPolicy", {}, signers([b, c]))).inputs;
+      assert.equal((await edge.engine.diff("AuthPolicy", id, olds, same)).changes, false);
+      assert.deepEqual((await edge.engine.diff("AuthPolicy", id, olds, other)).changed, ["primary"]);
+      await edge.engine.remove("AuthPolicy", id, olds);
     });
 
     it("fills the controller's defaults, updates with PUT only, imports and refreshes clean", async () => {

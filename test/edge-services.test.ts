@@ -3,7 +3,7 @@
 // behind the provider's back reported on exactly the changed properties, import by id without diff,
 // replacement, delete, 404 as gone, and check-time validation of config data.
 import assert from "node:assert/strict";
-import { diffInputs, type Props, UNKNOWN } from "../provider/resource";
+import { type Props, UNKNOWN } from "../provider/resource";
 import { resourceDefinition } from "../provider/resources";
 import { createChecked, engine, expectNoDrift, importById, refresh, updateChecked } from "./edge-support";
 import { requestsTo, useMockProvider } from "./support/fixtures";
@@ -20,8 +20,7 @@ describe("Edge services, policies and configs", () => {
   async function drifted(kind: string, id: string, outs: Props, inputs: Props): Promise<string[] | "gone"> {
     const result = await refresh(kind, id, outs, inputs);
     if (result.gone) return "gone";
-    const checked = await engine.check(kind, {}, inputs);
-    return diffInputs(resourceDefinition(kind), result.props, checked.inputs).changed.sort();
+    return [...result.diff.changed].sort();
   }
 
   /** check failures as `property: reason`. */

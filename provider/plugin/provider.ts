@@ -15,6 +15,7 @@ import {
   sameValue,
   toPlainData,
   UNKNOWN,
+  withDefaults,
 } from "../resource";
 import { resourceDefinition } from "../resources";
 import { SECRET_VALUES } from "../secretValues";
@@ -86,17 +87,17 @@ export function outputSecretPaths(def: ResourceDefinition, given: Path[]): Path[
   return [...given, ...inputSecretPaths(def), ...(def.secretOutputs ?? []).map((k) => [k]), [SECRET_VALUES]];
 }
 
-/** The outputs a create shows in preview: the inputs, and every computed output unknown. */
+/** The outputs a create shows in preview: the inputs (defaults filled in), and every computed output unknown. */
 export function previewCreate(kind: string, inputs: Props): Props {
   const def = resourceDefinition(kind);
-  const outs: Props = { ...inputs };
+  const outs: Props = { ...withDefaults(def, inputs) };
   for (const key of propertyNames(def.outputs)) if (!(key in outs)) outs[key] = UNKNOWN;
   return outs;
 }
 
-/** The outputs an update shows in preview: the new inputs over the old outputs (computed ones kept). */
-export function previewUpdate(olds: Props, news: Props): Props {
-  return { ...olds, ...news };
+/** The outputs an update shows in preview: the new inputs (defaults filled in) over the old outputs (computed ones kept). */
+export function previewUpdate(kind: string, olds: Props, news: Props): Props {
+  return { ...olds, ...withDefaults(resourceDefinition(kind), news) };
 }
 
 /**

@@ -235,7 +235,7 @@ export const service: provrpc.IResourceProviderServer = {
       const olds = decode(req.getOlds());
       const news = decode(req.getNews());
       const outs = req.getPreview()
-        ? provider.previewUpdate(olds.value, news.value)
+        ? provider.previewUpdate(kind, olds.value, news.value)
         : (await engine.update(kind, req.getId(), olds.value, news.value)).outs;
       const res = new provproto.UpdateResponse();
       res.setProperties(encode(outs, outputSecrets(req.getUrn(), news.secrets)));
