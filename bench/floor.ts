@@ -278,6 +278,16 @@ export function serviceOutputs(state: {
 }
 
 /**
+ * Mean size of a service's entry in the state, as JSON (what the CLI writes after every step grows by
+ * this much per service): inputs, outputs, the serialized provider, the stack trace.
+ */
+export function serviceStateBytes(state: { deployment: { resources?: { type: string }[] } }): number {
+  const services = (state.deployment.resources ?? []).filter((r) => r.type.endsWith(":Service"));
+  if (services.length === 0) throw new Error("no service in the state");
+  return services.reduce((sum, r) => sum + JSON.stringify(r).length, 0) / services.length;
+}
+
+/**
  * Installs the do-nothing provider (bench/programs/noop-many/noop-provider.js) as the package
  * `bench-noop-provider` in a copy of the program, reporting `outputs` beside its inputs.
  */
@@ -344,7 +354,11 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
       notes.push(
         `${command}: the provider's requests (mock log, raw side replays them): ${describePlan(plans[command])}`,
       );
-    const real = edgeSettings(realEdgeConfig(ctrl));
+    // The password reaches the provider through the environment (ZITI_PASSWORD), not the stack's
+    // config: the gRPC-logged runs write the CLI's Configure request to a file, and it would hold it.
+    const { config: realConfig, secretConfig } = edgeSettings(realEdgeConfig(ctrl));
+    const real = { config: realConfig, secretConfig: {} };
+    const passwordEnv = { ZITI_PASSWORD: secretConfig["frontdoor:edgePassword"] };
     const noSettings = { config: {}, secretConfig: {} };
     const noop0 = await stacks.make(
       NOOP_MANY,
@@ -380,8 +394,8 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
           const variants: [keyof RoundTimes, () => Promise<number>][] = [
             ["noop0", () => cliTime(noop0, command)],
             ["noopN", () => cliTime(noopN, command)],
-            ["edge0", () => cliTime(edge0, command)],
-            ["edgeN", () => cliTime(edgeN, command)],
+            ["edge0", () => cliTime(edge0, command, { env: passwordEnv })],
+            ["edgeN", () => cliTime(edgeN, command, { env: passwordEnv })],
             ["raw", () => raw.run(plans[command])],
           ];
           const t = {} as RoundTimes;
@@ -391,12 +405,23 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
           }
           const key = `${command} ${size}`;
           times.set(key, [...(times.get(key) ?? []), t]);
+          if (command === "up" && round === 0) {
+            const ours = serviceStateBytes(await edgeN.exportState());
+            const floor = serviceStateBytes(await noopN.exportState());
+            notes.push(
+              `state per service after up of ${size} (JSON, mean): ${Math.round(ours)} bytes, do-nothing ` +
+                `${Math.round(floor)} bytes (${(ours / floor).toFixed(2)}x)`,
+            );
+          }
           // After the round's timed runs (the log's writes would weigh on them): where the time
           // goes, from the CLI's gRPC log of one more run of each.
           if (command === "preview --refresh")
             logged.set(size, [
               ...(logged.get(size) ?? []),
-              { noop: await grpcSummary(noopN, command), edge: await grpcSummary(edgeN, command) },
+              {
+                noop: await grpcSummary(noopN, command),
+                edge: await grpcSummary(edgeN, command, passwordEnv),
+              },
             ]);
           process.stdout.write(
             `  round ${round + 1} ${key}: ${JSON.stringify(t, (_, v) => (typeof v === "number" ? Math.round(v) : v))}\n`,
@@ -439,12 +464,19 @@ export async function floorBenchmark(options: { sizes: number[]; repeats: number
   return { rows, notes, splitTable: [splitTable, ...phaseTables].join("\n\n") };
 }
 
-/** One run of `command` with the CLI's gRPC log on (in a temp file, removed: it holds the configuration). */
-async function grpcSummary(stack: CliStack, command: Command): Promise<MethodSummary[]> {
+/**
+ * One run of `command` with the CLI's gRPC log on (in a temp file, removed): the log holds the
+ * provider's configuration, so credentials go in `env`, never in the stack's config.
+ */
+async function grpcSummary(
+  stack: CliStack,
+  command: Command,
+  env: NodeJS.ProcessEnv = {},
+): Promise<MethodSummary[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-grpc-log-"));
   try {
     const file = path.join(dir, "grpc.json");
-    await cliTime(stack, command, { env: { PULUMI_DEBUG_GRPC: file } });
+    await cliTime(stack, command, { env: { ...env, PULUMI_DEBUG_GRPC: file } });
     return summarise(readLog(file));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // The floor benchmark's arithmetic (bench/floorSplit.ts, bench/floor.ts): the parts of a round, their
 // spread over rounds, and the raw side's plan read from a mock log. No timing is measured here.
 import * as assert from "node:assert/strict";
-import { planOf, requestKind, serviceOutputs } from "../bench/floor";
+import { planOf, requestKind, serviceOutputs, serviceStateBytes } from "../bench/floor";
 import { formatSpread, split } from "../bench/floorSplit";
 import { previewRefreshPhases, summarise } from "../bench/grpcLog";
 
@@ -154,5 +154,17 @@ describe("bench floor: phases of a preview --refresh from the CLI's gRPC log", (
     };
     assert.deepEqual(serviceOutputs(state), { configs: [], tags: {} });
     assert.throws(() => serviceOutputs({ deployment: { resources: [] } }), /no service/);
+  });
+
+  it("measures a service's entry in the state as JSON bytes, the mean over the services", () => {
+    const service = (name: string) => ({ type: "pulumi-nodejs:dynamic/noop:Service", inputs: { name } });
+    const state = {
+      deployment: {
+        resources: [{ type: "pulumi:pulumi:Stack", outputs: { declared: 2 } }, service("a"), service("abc")],
+      },
+    };
+    // {"type":"pulumi-nodejs:dynamic/noop:Service","inputs":{"name":"a"}} is 67 characters; "abc" adds 2.
+    assert.equal(serviceStateBytes(state), 68);
+    assert.throws(() => serviceStateBytes({ deployment: { resources: [] } }), /no service/);
   });
 });

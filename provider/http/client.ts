@@ -17,13 +17,7 @@ import {
   type RetryPolicy,
   sleep,
 } from "./retry";
-
-/**
- * undici, loaded when the first client is made, not with this module: a host that only checks and
- * diffs (the second host of a preview) never sends a request, and undici is about 40% of the
- * provider's load time (110 modules).
- */
-const undici = (): typeof import("undici") => require("undici");
+import { poolClass, type RequestApi, requestApi } from "./undiciParts";
 
 export interface TlsOptions {
   /** Extra trusted CA certificates (PEM), for servers with their own CA. */
@@ -104,6 +98,8 @@ export type ErrorParser = (body: unknown) => { code?: string; message?: string }
 
 export class HttpClient {
   readonly dispatcher: Dispatcher;
+  /** undici's request API, sent with `dispatcher` as `this`. */
+  private readonly undiciRequest: RequestApi;
   private readonly retry: RetryPolicy;
   /** Path of the base URL without trailing slash; request paths are appended as they are (already encoded). */
   private readonly basePath: string;
@@ -120,7 +116,10 @@ export class HttpClient {
     const timeout = options.timeoutMs ?? 30_000;
     // One origin per client, so one pool of it: an Agent (a pool per origin) would look the pool up
     // and parse the URL again on every request, which showed in the per-request profile.
-    this.dispatcher = new (undici().Pool)(base.origin, {
+    // undici's parts load with the first client, not with this module: a host that only checks and
+    // diffs (the second host of a preview) never sends a request.
+    this.undiciRequest = requestApi();
+    this.dispatcher = new (poolClass())(base.origin, {
       connections: options.connections ?? 16,
       keepAliveTimeout: 30_000,
       headersTimeout: timeout,
@@ -224,7 +223,12 @@ export class HttpClient {
       body = JSON.stringify(opts.body);
       headers["content-type"] = opts.contentType ?? "application/json";
     }
-    const res = await this.dispatcher.request({ path: target, method: opts.method, headers, body });
+    const res = await this.undiciRequest.call(this.dispatcher, {
+      path: target,
+      method: opts.method,
+      headers,
+      body,
+    });
     const text = await res.body.text();
     if (debugging()) debug(`${opts.method} ${opts.path} -> ${res.statusCode}`);
     return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
