@@ -531,9 +531,11 @@ export const floorReading = `## Reading the split
   requests sent as raw HTTP (undici, same concurrency), the provider's share's lower bound.
 - \`destroy\` does not run the program: its start-up and program-start parts are the CLI's alone.
 - The do-nothing provider reports the same outputs as ours (a service's outputs from the mock run's
-  state) and its class declares them as output properties: the engine carries the same state per
-  step, and the program resolves the same outputs, for both. What is left above the floor is our
-  hosts' work (module loading, configure, check, diff, the requests) and the API's time.
+  state) and its class declares them as output properties: the engine carries state of the same
+  shape per step, and the program resolves the same outputs, for both. What is left above the floor
+  is our hosts' work (module loading, configure, check, diff, the requests), the API's time, and the
+  state's size per service (in the notes): the SDK's class adds stack frames to the trace Pulumi
+  stores with each resource, and the serialized provider names a longer module path.
 - The phase table comes from extra runs with the CLI's gRPC log on (PULUMI_DEBUG_GRPC), one per
   round, after the timed runs: the CLI refreshes every resource first (Read), then runs the program,
   whose registrations its step generator checks and diffs one after another (Check, Diff).`;
