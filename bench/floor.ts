@@ -264,14 +264,21 @@ export async function plansFromMock(
   }
 }
 
+type StateResource = { type: string; outputs?: Record<string, unknown> };
+
+/** The services (ours or the do-nothing provider's) in an exported state. */
+function servicesIn(state: { deployment: { resources?: StateResource[] } }): StateResource[] {
+  return (state.deployment.resources ?? []).filter((r) => r.type.endsWith(":Service"));
+}
+
 /**
  * A service's outputs as our provider stored them (its name, id and serialized provider left out):
  * the do-nothing provider reports the same, so the engine carries a state of the same shape.
  */
 export function serviceOutputs(state: {
-  deployment: { resources?: { type: string; outputs?: Record<string, unknown> }[] };
+  deployment: { resources?: StateResource[] };
 }): Record<string, unknown> {
-  const service = state.deployment.resources?.find((r) => r.type.endsWith(":Service"));
+  const service = servicesIn(state)[0];
   if (!service?.outputs) throw new Error("no service in the mock run's state");
   const { name: _name, id: _id, __provider: _provider, ...rest } = service.outputs;
   return rest;
@@ -281,8 +288,8 @@ export function serviceOutputs(state: {
  * Mean size of a service's entry in the state, as JSON (what the CLI writes after every step grows by
  * this much per service): inputs, outputs, the serialized provider, the stack trace.
  */
-export function serviceStateBytes(state: { deployment: { resources?: { type: string }[] } }): number {
-  const services = (state.deployment.resources ?? []).filter((r) => r.type.endsWith(":Service"));
+export function serviceStateBytes(state: { deployment: { resources?: StateResource[] } }): number {
+  const services = servicesIn(state);
   if (services.length === 0) throw new Error("no service in the state");
   return services.reduce((sum, r) => sum + JSON.stringify(r).length, 0) / services.length;
 }
