@@ -11,8 +11,15 @@ import type {
   SearchAlertsResult,
 } from "./types.generated";
 
-export type { SearchAlertsArgs, SearchAlertsResult } from "./types.generated";
+export type {
+  GetTopTalkersArgs,
+  GetTopTalkersResult,
+  SearchAlertsArgs,
+  SearchAlertsResult,
+} from "./types.generated";
+/** @deprecated Use `GetTopTalkersArgs` (Pulumi's name for the arguments of `getTopTalkers`). */
 export type TopTalkersArgs = GetTopTalkersArgs;
+/** @deprecated Use `GetTopTalkersResult` (Pulumi's name for the result of `getTopTalkers`). */
 export type TopTalkersResult = GetTopTalkersResult;
 /** One alert of `searchAlerts`. */
 export type Alert = SearchAlertsResult["alerts"][number];
@@ -28,7 +35,7 @@ const events = (): typeof import("../provider/functions/events") => require("../
  * const { sources } = await frontdoor.getTopTalkers({ from: "now-1h", size: 5 });
  * ```
  */
-export function getTopTalkers(args: TopTalkersArgs = {}): Promise<TopTalkersResult> {
+export function getTopTalkers(args: GetTopTalkersArgs = {}): Promise<GetTopTalkersResult> {
   return events().getTopTalkers(args);
 }
 
@@ -38,8 +45,10 @@ export function searchAlerts(args: SearchAlertsArgs = {}): Promise<SearchAlertsR
 }
 
 /** `getTopTalkers` with Input arguments, as an Output (secret when an argument is secret). */
-export function getTopTalkersOutput(args: DeepInput<TopTalkersArgs> = {}): pulumi.Output<TopTalkersResult> {
-  return pulumi.output(args).apply((plain) => events().getTopTalkers(plain as TopTalkersArgs));
+export function getTopTalkersOutput(
+  args: DeepInput<GetTopTalkersArgs> = {},
+): pulumi.Output<GetTopTalkersResult> {
+  return pulumi.output(args).apply((plain) => events().getTopTalkers(plain as GetTopTalkersArgs));
 }
 
 /** `searchAlerts` with Input arguments, as an Output (secret when an argument is secret). */

@@ -34,6 +34,8 @@ export {
 } from "./enrollment";
 export {
   type Alert,
+  type GetTopTalkersArgs,
+  type GetTopTalkersResult,
   getTopTalkers,
   getTopTalkersOutput,
   type SearchAlertsArgs,

@@ -10,44 +10,103 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DeepInput } from "./resource";
 import { programSettings } from "./settings";
-import { KINDS, type Kind, type KindTypes, type ListArgs, type LookupArgs } from "./types.generated";
+import type { GetIdentitiesArgs, GetIdentityArgs } from "./types.generated";
+import { KINDS, type Kind, type KindTypes, type LookupTypes } from "./types.generated";
 
-export type { ListArgs, LookupArgs } from "./types.generated";
+// Each lookup's own arguments and result types, named as Pulumi's SDKs name them (`getX`: `GetXArgs`, `GetXResult`).
+export type {
+  GetAuthPoliciesArgs,
+  GetAuthPoliciesResult,
+  GetAuthPolicyArgs,
+  GetAuthPolicyResult,
+  GetCaArgs,
+  GetCaResult,
+  GetCasArgs,
+  GetCasResult,
+  GetConfigArgs,
+  GetConfigResult,
+  GetConfigsArgs,
+  GetConfigsResult,
+  GetConfigTypeArgs,
+  GetConfigTypeResult,
+  GetConfigTypesArgs,
+  GetConfigTypesResult,
+  GetEdgeRouterArgs,
+  GetEdgeRouterPoliciesArgs,
+  GetEdgeRouterPoliciesResult,
+  GetEdgeRouterPolicyArgs,
+  GetEdgeRouterPolicyResult,
+  GetEdgeRouterResult,
+  GetEdgeRoutersArgs,
+  GetEdgeRoutersResult,
+  GetExternalJwtSignerArgs,
+  GetExternalJwtSignerResult,
+  GetExternalJwtSignersArgs,
+  GetExternalJwtSignersResult,
+  GetIdentitiesArgs,
+  GetIdentitiesResult,
+  GetIdentityArgs,
+  GetIdentityResult,
+  GetPostureCheckArgs,
+  GetPostureCheckResult,
+  GetPostureChecksArgs,
+  GetPostureChecksResult,
+  GetServiceArgs,
+  GetServiceEdgeRouterPoliciesArgs,
+  GetServiceEdgeRouterPoliciesResult,
+  GetServiceEdgeRouterPolicyArgs,
+  GetServiceEdgeRouterPolicyResult,
+  GetServicePoliciesArgs,
+  GetServicePoliciesResult,
+  GetServicePolicyArgs,
+  GetServicePolicyResult,
+  GetServiceResult,
+  GetServicesArgs,
+  GetServicesResult,
+} from "./types.generated";
+
+/**
+ * @deprecated Use the arguments type of the lookup, e.g. `GetIdentityArgs` or `GetServiceArgs` (the
+ * same shape: `id` or `name`).
+ */
+export type LookupArgs = GetIdentityArgs;
+/** @deprecated Use the arguments type of the list lookup, e.g. `GetIdentitiesArgs` (the same shape: `filter`). */
+export type ListArgs = GetIdentitiesArgs;
 
 /** What a lookup of a kind answers: the id and the state its resource shows as outputs. */
 export type LookupResult<K extends Kind> = { id: string } & KindTypes[K]["state"];
 
-export interface Lookups<R> {
-  get(args: LookupArgs): Promise<R>;
-  getOutput(args: DeepInput<LookupArgs>): pulumi.Output<R>;
-  list(args?: ListArgs): Promise<{ items: R[] }>;
-  listOutput(args?: DeepInput<ListArgs>): pulumi.Output<{ items: R[] }>;
+/** The four lookup functions of a kind, typed with its `Get<Kind>Args`, `Get<Kind>Result`, ... */
+export interface Lookups<T extends LookupTypes[keyof LookupTypes]> {
+  get(args: T["args"]): Promise<T["result"]>;
+  getOutput(args: DeepInput<T["args"]>): pulumi.Output<T["result"]>;
+  list(args?: T["listArgs"]): Promise<T["listResult"]>;
+  listOutput(args?: DeepInput<T["listArgs"]>): pulumi.Output<T["listResult"]>;
 }
 
 /** The provider's lookups (HTTP client, validation), loaded at the first call, not with the SDK. */
 const impl = (): typeof import("../provider/functions/lookups") => require("../provider/functions/lookups");
 
 /** The four lookup functions of a kind. */
-function lookups<K extends Kind & import("../provider/functions/lookups").LookupKind>(
-  kind: K,
-): Lookups<LookupResult<K>> {
-  type R = LookupResult<K>;
+function lookups<K extends keyof LookupTypes>(kind: K): Lookups<LookupTypes[K]> {
+  type T = LookupTypes[K];
   const secrets = KINDS[kind].lookupSecrets as readonly string[];
   const holdsSecret = (item: object) => secrets.some((key) => (item as Record<string, unknown>)[key] != null);
   /** The value as an Output, secret when one of its objects holds a secret value. */
-  const guarded = <T>(value: Promise<T>, items: (value: T) => object[]) =>
+  const guarded = <V>(value: Promise<V>, items: (value: V) => object[]) =>
     pulumi
       .output(value)
-      .apply((v) => (items(v as T).some(holdsSecret) ? pulumi.secret(v) : v)) as pulumi.Output<T>;
-  const get = (args: LookupArgs) => impl().lookup(kind, args, programSettings()) as unknown as Promise<R>;
-  const getList = (args: ListArgs = {}) =>
-    impl().list(kind, args, programSettings()) as unknown as Promise<{ items: R[] }>;
+      .apply((v) => (items(v as V).some(holdsSecret) ? pulumi.secret(v) : v)) as pulumi.Output<V>;
+  const get = (args: T["args"]) =>
+    impl().lookup(kind, args, programSettings()) as unknown as Promise<T["result"]>;
+  const getList = (args: T["listArgs"] = {}) =>
+    impl().list(kind, args, programSettings()) as unknown as Promise<T["listResult"]>;
   return {
     get,
-    getOutput: (args) => pulumi.output(args).apply((plain) => guarded(get(plain as LookupArgs), (r) => [r])),
+    getOutput: (args) => pulumi.output(args).apply((plain) => guarded(get(plain as T["args"]), (r) => [r])),
     list: getList,
-    listOutput: (args = {}) =>
-      pulumi.output(args).apply((plain) => guarded(getList(plain as ListArgs), (r) => r.items)),
+    listOutput: (args) =>
+      pulumi.output(args ?? {}).apply((plain) => guarded(getList(plain as T["listArgs"]), (r) => r.items)),
   };
 }
 

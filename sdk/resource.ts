@@ -29,18 +29,71 @@ export type Args<T> = T extends unknown
 /** Every property of the resource's state, as an Output. */
 export type OutputProperties<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
-export type ResourceClass<K extends Kind> = new (
-  name: string,
-  args: Args<KindTypes[K]["inputs"]>,
-  opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & OutputProperties<KindTypes[K]["state"]>;
+/** An instance of the resource class of kind K: a dynamic resource with every state key as an Output. */
+export type ResourceInstance<K extends Kind> = pulumi.dynamic.Resource &
+  OutputProperties<KindTypes[K]["state"]>;
+
+export interface ResourceClass<K extends Kind> {
+  new (
+    name: string,
+    args: Args<KindTypes[K]["inputs"]>,
+    opts?: pulumi.CustomResourceOptions,
+  ): ResourceInstance<K>;
+  /**
+   * An existing object as a resource of the program, read by the provider (the kind's `read`, as a refresh
+   * does) and never created, updated or deleted by it: Pulumi's `Resource.get`. `id` is the object's id
+   * (Frontdoor kinds: `<frontdoorId>/<id>`, or the plain id within `frontdoor:frontdoorId`).
+   */
+  get<T extends ResourceInstance<K>>(
+    this: new (
+      name: string,
+      args: never,
+      opts?: pulumi.CustomResourceOptions,
+    ) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T;
+  /**
+   * Whether `obj` is a resource of this kind, also when made by another copy of this package (it compares
+   * the resource type, as Pulumi's generated classes do, not the prototype chain).
+   */
+  isInstance<T extends ResourceInstance<K>>(
+    this: new (
+      name: string,
+      args: never,
+      opts?: pulumi.CustomResourceOptions,
+    ) => T,
+    obj: unknown,
+  ): obj is T;
+}
 
 export const MODULE = "frontdoor";
+
+/** The resource type of a kind's dynamic resources: `pulumi-nodejs:dynamic/frontdoor:<Kind>`. */
+export const resourceType = (kind: string) => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
 
 export function resourceClass<K extends Kind>(kind: K): ResourceClass<K> {
   const info: KindInfo = KINDS[kind];
   const secretInputPaths = info.secretInputPaths.map((path) => path.split("."));
+  const type = resourceType(kind);
   class FrontdoorResource extends pulumi.dynamic.Resource {
+    static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions) {
+      // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the program calls it on (`Identity.get`), so `instanceof Identity` holds.
+      const Class = this as unknown as new (
+        name: string,
+        args: Record<string, unknown>,
+        opts?: pulumi.CustomResourceOptions,
+      ) => FrontdoorResource;
+      return new Class(name, {}, { ...opts, id });
+    }
+
+    static isInstance(obj: unknown): obj is FrontdoorResource {
+      return (
+        obj !== null && typeof obj === "object" && (obj as { __pulumiType?: unknown }).__pulumiType === type
+      );
+    }
+
     constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
       refuseForbiddenKeys(kind, name, args);
       // Output properties are registered for every key present in the props, so each one starts undefined.

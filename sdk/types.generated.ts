@@ -1093,20 +1093,6 @@ export interface ServiceEdgeRouterPolicyState {
   }[];
 }
 
-/** Arguments of a lookup: `id` or `name`. */
-export interface LookupArgs {
-  /** Id of the object. Give this or name. */
-  id?: string;
-  /** Name of the object (names are unique). Give this or id. */
-  name?: string;
-}
-
-/** Arguments of a list lookup. */
-export interface ListArgs {
-  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
-  filter?: string;
-}
-
 /** Arguments of `getTopTalkers`. */
 export interface GetTopTalkersArgs {
   /** Start of the time window (inclusive): ISO 8601 or date math. Default now-24h. Default: `"now-24h"`. */
@@ -1276,6 +1262,286 @@ export interface EnrollIdentityResult {
   expiresAt: string;
   /** The standard Ziti identity file: {"ztAPI", "ztAPIs", "id": {"cert", "key", "ca"}} with `pem:` values (a secret: it holds the key). Secret. */
   identityJson: string;
+}
+
+/** Arguments of `getIdentity`. */
+export interface GetIdentityArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getIdentities`. */
+export interface GetIdentitiesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getAuthPolicy`. */
+export interface GetAuthPolicyArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getAuthPolicies`. */
+export interface GetAuthPoliciesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getEdgeRouterPolicy`. */
+export interface GetEdgeRouterPolicyArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getEdgeRouterPolicies`. */
+export interface GetEdgeRouterPoliciesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getCa`. */
+export interface GetCaArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getCas`. */
+export interface GetCasArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getEdgeRouter`. */
+export interface GetEdgeRouterArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getEdgeRouters`. */
+export interface GetEdgeRoutersArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getExternalJwtSigner`. */
+export interface GetExternalJwtSignerArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getExternalJwtSigners`. */
+export interface GetExternalJwtSignersArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getPostureCheck`. */
+export interface GetPostureCheckArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getPostureChecks`. */
+export interface GetPostureChecksArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getService`. */
+export interface GetServiceArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getServices`. */
+export interface GetServicesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getServicePolicy`. */
+export interface GetServicePolicyArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getServicePolicies`. */
+export interface GetServicePoliciesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getServiceEdgeRouterPolicy`. */
+export interface GetServiceEdgeRouterPolicyArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getServiceEdgeRouterPolicies`. */
+export interface GetServiceEdgeRouterPoliciesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getConfig`. */
+export interface GetConfigArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getConfigs`. */
+export interface GetConfigsArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** Arguments of `getConfigType`. */
+export interface GetConfigTypeArgs {
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (names are unique). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getConfigTypes`. */
+export interface GetConfigTypesArgs {
+  /** A ZitiQL filter, e.g. `anyOf(roleAttributes) = "employees"` or `name contains "web"`; without one, every object. All pages are read. */
+  filter?: string;
+}
+
+/** What `getIdentity` answers: the id and the state of the Identity. */
+export type GetIdentityResult = { id: string } & IdentityState;
+
+/** What `getIdentities` answers. */
+export interface GetIdentitiesResult {
+  items: GetIdentityResult[];
+}
+
+/** What `getAuthPolicy` answers: the id and the state of the AuthPolicy. */
+export type GetAuthPolicyResult = { id: string } & AuthPolicyState;
+
+/** What `getAuthPolicies` answers. */
+export interface GetAuthPoliciesResult {
+  items: GetAuthPolicyResult[];
+}
+
+/** What `getEdgeRouterPolicy` answers: the id and the state of the EdgeRouterPolicy. */
+export type GetEdgeRouterPolicyResult = { id: string } & EdgeRouterPolicyState;
+
+/** What `getEdgeRouterPolicies` answers. */
+export interface GetEdgeRouterPoliciesResult {
+  items: GetEdgeRouterPolicyResult[];
+}
+
+/** What `getCa` answers: the id and the state of the Ca. */
+export type GetCaResult = { id: string } & CaState;
+
+/** What `getCas` answers. */
+export interface GetCasResult {
+  items: GetCaResult[];
+}
+
+/** What `getEdgeRouter` answers: the id and the state of the EdgeRouter. */
+export type GetEdgeRouterResult = { id: string } & EdgeRouterState;
+
+/** What `getEdgeRouters` answers. */
+export interface GetEdgeRoutersResult {
+  items: GetEdgeRouterResult[];
+}
+
+/** What `getExternalJwtSigner` answers: the id and the state of the ExternalJwtSigner. */
+export type GetExternalJwtSignerResult = { id: string } & ExternalJwtSignerState;
+
+/** What `getExternalJwtSigners` answers. */
+export interface GetExternalJwtSignersResult {
+  items: GetExternalJwtSignerResult[];
+}
+
+/** What `getPostureCheck` answers: the id and the state of the PostureCheck. */
+export type GetPostureCheckResult = { id: string } & PostureCheckState;
+
+/** What `getPostureChecks` answers. */
+export interface GetPostureChecksResult {
+  items: GetPostureCheckResult[];
+}
+
+/** What `getService` answers: the id and the state of the Service. */
+export type GetServiceResult = { id: string } & ServiceState;
+
+/** What `getServices` answers. */
+export interface GetServicesResult {
+  items: GetServiceResult[];
+}
+
+/** What `getServicePolicy` answers: the id and the state of the ServicePolicy. */
+export type GetServicePolicyResult = { id: string } & ServicePolicyState;
+
+/** What `getServicePolicies` answers. */
+export interface GetServicePoliciesResult {
+  items: GetServicePolicyResult[];
+}
+
+/** What `getServiceEdgeRouterPolicy` answers: the id and the state of the ServiceEdgeRouterPolicy. */
+export type GetServiceEdgeRouterPolicyResult = { id: string } & ServiceEdgeRouterPolicyState;
+
+/** What `getServiceEdgeRouterPolicies` answers. */
+export interface GetServiceEdgeRouterPoliciesResult {
+  items: GetServiceEdgeRouterPolicyResult[];
+}
+
+/** What `getConfig` answers: the id and the state of the Config. */
+export type GetConfigResult = { id: string } & ConfigState;
+
+/** What `getConfigs` answers. */
+export interface GetConfigsResult {
+  items: GetConfigResult[];
+}
+
+/** What `getConfigType` answers: the id and the state of the ConfigType. */
+export type GetConfigTypeResult = { id: string } & ConfigTypeState;
+
+/** What `getConfigTypes` answers. */
+export interface GetConfigTypesResult {
+  items: GetConfigTypeResult[];
+}
+
+/** The lookup functions' types, by kind. */
+export interface LookupTypes {
+  Identity: { args: GetIdentityArgs; result: GetIdentityResult; listArgs: GetIdentitiesArgs; listResult: GetIdentitiesResult };
+  AuthPolicy: { args: GetAuthPolicyArgs; result: GetAuthPolicyResult; listArgs: GetAuthPoliciesArgs; listResult: GetAuthPoliciesResult };
+  EdgeRouterPolicy: { args: GetEdgeRouterPolicyArgs; result: GetEdgeRouterPolicyResult; listArgs: GetEdgeRouterPoliciesArgs; listResult: GetEdgeRouterPoliciesResult };
+  Ca: { args: GetCaArgs; result: GetCaResult; listArgs: GetCasArgs; listResult: GetCasResult };
+  EdgeRouter: { args: GetEdgeRouterArgs; result: GetEdgeRouterResult; listArgs: GetEdgeRoutersArgs; listResult: GetEdgeRoutersResult };
+  ExternalJwtSigner: { args: GetExternalJwtSignerArgs; result: GetExternalJwtSignerResult; listArgs: GetExternalJwtSignersArgs; listResult: GetExternalJwtSignersResult };
+  PostureCheck: { args: GetPostureCheckArgs; result: GetPostureCheckResult; listArgs: GetPostureChecksArgs; listResult: GetPostureChecksResult };
+  Service: { args: GetServiceArgs; result: GetServiceResult; listArgs: GetServicesArgs; listResult: GetServicesResult };
+  ServicePolicy: { args: GetServicePolicyArgs; result: GetServicePolicyResult; listArgs: GetServicePoliciesArgs; listResult: GetServicePoliciesResult };
+  ServiceEdgeRouterPolicy: { args: GetServiceEdgeRouterPolicyArgs; result: GetServiceEdgeRouterPolicyResult; listArgs: GetServiceEdgeRouterPoliciesArgs; listResult: GetServiceEdgeRouterPoliciesResult };
+  Config: { args: GetConfigArgs; result: GetConfigResult; listArgs: GetConfigsArgs; listResult: GetConfigsResult };
+  ConfigType: { args: GetConfigTypeArgs; result: GetConfigTypeResult; listArgs: GetConfigTypesArgs; listResult: GetConfigTypesResult };
 }
 
 /** `data` of an intercept.v1 config (checked at preview). */

@@ -82,8 +82,12 @@ type StateMatch = {
 function allTrue<_T extends { [key: string]: true }>(): void {}
 
 type FunctionsMatch = {
-  lookupArgs: Same<G.LookupArgs, z.input<typeof lookups.LookupArgs>>;
-  listArgs: Same<G.ListArgs, z.input<typeof lookups.ListArgs>>;
+  lookupArgs: Same<G.GetIdentityArgs, z.input<typeof lookups.LookupArgs>>;
+  listArgs: Same<G.GetIdentitiesArgs, z.input<typeof lookups.ListArgs>>;
+  caLookupArgs: Same<frontdoor.GetCaArgs, z.input<typeof lookups.LookupArgs>>;
+  casListArgs: Same<frontdoor.GetCasArgs, z.input<typeof lookups.ListArgs>>;
+  casListResult: Same<frontdoor.GetCasResult, { items: frontdoor.LookupResult<"Ca">[] }>;
+  caLookupResult: Same<frontdoor.GetCaResult, frontdoor.LookupResult<"Ca">>;
   createCertificateArgs: Same<
     G.CreateCertificateWithTokenArgs,
     z.input<typeof certificates.CreateCertificateWithTokenArgs>
@@ -102,8 +106,8 @@ type FunctionsMatch = {
   >;
   enrollArgs: Same<G.EnrollIdentityArgs, z.input<typeof enrollment.EnrollIdentityArgs>>;
   enrollResult: Same<G.EnrollIdentityResult, z.output<typeof enrollment.EnrollIdentityResult>>;
-  topTalkersArgs: Same<frontdoor.TopTalkersArgs, z.input<typeof events.TopTalkersArgs>>;
-  topTalkersResult: Same<frontdoor.TopTalkersResult, z.output<typeof events.TopTalkersResult>>;
+  topTalkersArgs: Same<frontdoor.GetTopTalkersArgs, z.input<typeof events.TopTalkersArgs>>;
+  topTalkersResult: Same<frontdoor.GetTopTalkersResult, z.output<typeof events.TopTalkersResult>>;
   alertsArgs: Same<frontdoor.SearchAlertsArgs, z.input<typeof events.SearchAlertsArgs>>;
   alertsResult: Same<frontdoor.SearchAlertsResult, z.output<typeof events.SearchAlertsResult>>;
   alert: Same<frontdoor.Alert, z.output<typeof events.Alert>>;
