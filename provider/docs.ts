@@ -3,14 +3,16 @@
 // validates. The hand-written parts (an example program per page, notes on behaviour) come from one data
 // file, scripts/reference-text.md, read by `npm run schema`; a test regenerates the pages in memory and
 // fails when a committed page differs.
+import { goFunctionName, goName, goProgram, pythonName, type YamlProgram } from "./docsGo";
 import { LOOKUP_KINDS, listName, lookupName } from "./functions/lookups";
 import { resourceDefinitions } from "./resources/all";
 
 type Spec = Record<string, any>;
 
-/** The hand-written text of one page: an example program and notes, each Markdown. */
+/** The hand-written text of one page: its example programs (TypeScript, YAML) and notes, each Markdown. */
 export interface PageText {
   example?: string;
+  yaml?: string;
   notes?: string;
 }
 
@@ -20,6 +22,8 @@ export interface ReferenceInput {
   text: Map<string, PageText>;
   /** Names the SDK exports (to say which functions have an `...Output` variant). */
   sdkExports: Set<string>;
+  /** A YAML parser (js-yaml's load): the YAML examples are turned into Go. */
+  parseYaml: (text: string) => unknown;
 }
 
 export const REFERENCE_TEXT = "scripts/reference-text.md";
@@ -39,8 +43,10 @@ export function parseReferenceText(text: string): Map<string, PageText> {
       const heading = part.slice(0, part.indexOf("\n")).trim();
       const body = part.slice(part.indexOf("\n") + 1).trim();
       if (heading === "Example") page.example = body;
+      else if (heading === "YAML") page.yaml = body;
       else if (heading === "Notes") page.notes = body;
-      else throw new Error(`${REFERENCE_TEXT}: "${name}" has a part "${heading}" (Example or Notes only)`);
+      else
+        throw new Error(`${REFERENCE_TEXT}: "${name}" has a part "${heading}" (Example, YAML or Notes only)`);
     }
     pages.set(name, page);
   }
@@ -54,7 +60,7 @@ export function referencePages(schema: Spec, input: ReferenceInput): Map<string,
   for (const [token, spec] of Object.entries(schema.resources as Record<string, Spec>)) {
     const name = tokenName(token);
     known.add(name);
-    pages.set(`resources/${name}.md`, resourcePage(schema, name, spec, input.text.get(name) ?? {}));
+    pages.set(`resources/${name}.md`, resourcePage(schema, name, spec, input.text.get(name) ?? {}, input));
   }
   for (const [token, spec] of Object.entries((schema.functions ?? {}) as Record<string, Spec>)) {
     const name = tokenName(token);
@@ -111,7 +117,7 @@ function indexPage(schema: Spec): string {
   ]);
 }
 
-function resourcePage(schema: Spec, name: string, spec: Spec, text: PageText): string {
+function resourcePage(schema: Spec, name: string, spec: Spec, text: PageText, input: ReferenceInput): string {
   const required = new Set<string>(spec.requiredInputs);
   const inputs = Object.entries(spec.inputProperties as Record<string, Spec>);
   const outputs = Object.entries(spec.properties as Record<string, Spec>).filter(
@@ -125,8 +131,9 @@ function resourcePage(schema: Spec, name: string, spec: Spec, text: PageText): s
     `# ${name}`,
     `\`new frontdoor.${name}(name, args, opts?)\` · schema token \`frontdoor:index:${name}\` · ${apiLabel(name)}`,
     spec.description,
-    ...exampleSection(name, text),
+    ...exampleSection(schema, name, text, input),
     "## Inputs",
+    NAMES_NOTE,
     propertyTable("Input", inputs, {
       required,
       defaults: true,
@@ -135,14 +142,24 @@ function resourcePage(schema: Spec, name: string, spec: Spec, text: PageText): s
     }),
     "## Outputs",
     "Every input is an output too, under the same name. Besides:",
-    propertyTable("Output", outputs, {}),
+    propertyTable("Output", [["id", ID_OUTPUT], ...outputs], {}),
     ...typesSection(types),
-    "## Import",
-    importText(name),
-    ...lookupLinks(name),
+    ...existingSection(schema, name, input),
     ...notesSection(text.notes),
   ]);
 }
+
+/** What the per-language columns mean, said once above each resource's inputs. */
+const NAMES_NOTE =
+  "Property names: TypeScript and YAML use the names below (camelCase); the Go SDK's struct fields and the " +
+  "Python SDK's arguments are in their own columns.";
+
+/** The `id` every resource has (in Go a method, `ID()`). */
+const ID_OUTPUT: Spec = {
+  type: "string",
+  description: "The provider's id of the object (what `get` and `import` take).",
+  goName: "ID()",
+};
 
 function functionPage(schema: Spec, name: string, spec: Spec, input: ReferenceInput): string {
   const args = Object.entries((spec.inputs?.properties ?? {}) as Record<string, Spec>);
@@ -153,15 +170,22 @@ function functionPage(schema: Spec, name: string, spec: Spec, input: ReferenceIn
     [...args, ...results].map(([, p]) => p),
   );
   const output = `${name}Output`;
+  const Name = name[0].toUpperCase() + name.slice(1);
   const forms = input.sdkExports.has(output)
-    ? `\`frontdoor.${name}(args)\` answers a Promise (scripts); \`frontdoor.${output}(args)\` takes Inputs and answers an Output (Pulumi programs)`
-    : `\`frontdoor.${name}(args)\` answers a Promise (there is no \`...Output\` variant)`;
+    ? `\`frontdoor.${name}(args: ${Name}Args)\` answers a Promise of \`${Name}Result\` (scripts); \`frontdoor.${output}(args)\` takes Inputs and answers an Output (Pulumi programs)`
+    : `\`frontdoor.${name}(args: ${Name}Args)\` answers a Promise of \`${Name}Result\` (there is no \`...Output\` variant)`;
   const text = input.text.get(name) ?? {};
+  const lookup = lookupExamples(name);
   return page([
     `# ${name}`,
-    `${forms} · schema token \`frontdoor:index:${name}\``,
+    `${forms} · schema token \`frontdoor:index:${name}\` · Go \`frontdoor.${goFunctionName(schema, name)}\``,
     spec.description,
-    ...exampleSection(name, { example: text.example ?? lookupExample(name) }),
+    ...exampleSection(
+      schema,
+      name,
+      { example: text.example ?? lookup?.ts, yaml: text.yaml ?? lookup?.yaml },
+      input,
+    ),
     "## Arguments",
     propertyTable("Argument", args, { required, defaults: true }),
     "## Result",
@@ -175,24 +199,99 @@ function notesSection(notes: string | undefined): string[] {
   return notes ? ["## Notes", notes] : [];
 }
 
-function exampleSection(name: string, text: PageText): string[] {
+/** The example in the three languages: TypeScript and YAML as written, Go generated from the YAML. */
+function exampleSection(schema: Spec, name: string, text: PageText, input: ReferenceInput): string[] {
   if (!text.example) throw new Error(`${REFERENCE_TEXT} has no example for ${name}`);
-  return ["## Example", text.example];
+  if (!text.yaml) throw new Error(`${REFERENCE_TEXT} has no YAML example for ${name}`);
+  return [
+    "## Example",
+    "### TypeScript",
+    "With the dynamic provider's SDK, the npm package `pulumi-frontdoor`:",
+    text.example,
+    "### YAML",
+    "With the [provider plugin](../../guides/native-plugin.md) (`pulumi-resource-frontdoor`), in `Pulumi.yaml`:",
+    text.yaml,
+    "### Go",
+    "With the provider plugin's Go SDK (generated from `schema.json`: [SDKs](../../guides/sdks.md)), the YAML above in Go:",
+    goBlock(schema, name, text.yaml, input),
+  ];
+}
+
+/** The Go program of a YAML example block. */
+function goBlock(schema: Spec, page: string, yaml: string, input: ReferenceInput): string {
+  const code = /^```yaml\n([\s\S]*?)```/.exec(yaml.trim());
+  if (!code) throw new Error(`${REFERENCE_TEXT}: the YAML example of ${page} is not one \`\`\`yaml block`);
+  const program = goProgram(page, input.parseYaml(code[1]) as YamlProgram, schema);
+  return ["```go", program, "```"].join("\n");
+}
+
+/** How to use an object that exists already: read it (get), look it up (Edge kinds), or adopt it (import). */
+function existingSection(schema: Spec, name: string, input: ReferenceInput): string[] {
+  const api = resourceDefinitions.find((d) => d.kind === name)?.api;
+  if (api !== "frontdoor" && api !== "edge") return ["## Existing objects", importText(name)];
+  const id = api === "frontdoor" ? "ap-0123" : "a1B2c3D4e";
+  const idText =
+    api === "frontdoor"
+      ? "The id is the object's id within the frontdoor of `frontdoor:frontdoorId`, or `<frontdoorId>/<id>`."
+      : "The id is the controller's id of the object.";
+  const yaml = [
+    "```yaml",
+    "resources:",
+    "  existing:",
+    `    type: frontdoor:index:${name}`,
+    "    get:",
+    `      id: ${id}`,
+    "outputs:",
+    `  existingId: ${yamlRef("existing.id")}`,
+    "```",
+  ].join("\n");
+  return [
+    "## Existing objects",
+    "### Read one into the program",
+    `The static \`get\` reads an object made elsewhere (through the provider's read, as a refresh does) and makes its ` +
+      "state outputs of the program; Pulumi never creates, updates or deletes it. " +
+      idText,
+    program([
+      `const existing = frontdoor.${name}.get("existing", "${id}");`,
+      "export const existingId = existing.id;",
+    ]),
+    yaml,
+    goBlock(schema, name, yaml, input),
+    ...((LOOKUP_KINDS as readonly string[]).includes(name)
+      ? [
+          "### Look one up",
+          `By id or name: [${lookupName(name)}](../functions/${lookupName(name)}.md); every object matching a ZitiQL ` +
+            `filter: [${listName(name)}](../functions/${listName(name)}.md). A lookup answers plain data (no resource in the state).`,
+        ]
+      : []),
+    "### Adopt one (import)",
+    importText(name),
+  ];
 }
 
 /** The lookups' examples follow one pattern, so they are written here rather than 24 times by hand. */
-function lookupExample(name: string): string | undefined {
+function lookupExamples(name: string): { ts: string; yaml: string } | undefined {
   for (const kind of LOOKUP_KINDS) {
     if (name === lookupName(kind))
-      return program([
-        `const found = frontdoor.${name}Output({ name: "existing-${dashed(kind)}" });`,
-        `export const ${camel(kind)}Id = found.id;`,
-      ]);
+      return {
+        ts: program([
+          `const found = frontdoor.${name}Output({ name: "existing-${dashed(kind)}" });`,
+          `export const ${camel(kind)}Id = found.id;`,
+        ]),
+        yaml: yamlInvoke(
+          name,
+          { name: `existing-${dashed(kind)}` },
+          { [`${camel(kind)}Id`]: yamlRef("found.id") },
+        ),
+      };
     if (name === listName(kind))
-      return program([
-        `const found = frontdoor.${name}Output({ filter: 'name contains "prod"' });`,
-        "export const names = found.items.apply((items) => items.map((item) => item.name));",
-      ]);
+      return {
+        ts: program([
+          `const found = frontdoor.${name}Output({ filter: 'name contains "prod"' });`,
+          "export const names = found.items.apply((items) => items.map((item) => item.name));",
+        ]),
+        yaml: yamlInvoke(name, { filter: 'name contains "prod"' }, { items: yamlRef("found.items") }),
+      };
   }
   return undefined;
 }
@@ -203,6 +302,26 @@ function lookupNotes(name: string): string | undefined {
     "Filters, the connection, what a result holds and how secrets in it are treated: the " +
     "[lookups guide](../../guides/lookups.md)."
   );
+}
+
+/** A Pulumi YAML reference, `${ref}` (built, so that it reads as no template placeholder). */
+function yamlRef(ref: string): string {
+  return ["$", "{", ref, "}"].join("");
+}
+
+function yamlInvoke(name: string, args: Record<string, string>, outputs: Record<string, string>): string {
+  return [
+    "```yaml",
+    "variables:",
+    "  found:",
+    "    fn::invoke:",
+    `      function: frontdoor:index:${name}`,
+    "      arguments:",
+    ...Object.entries(args).map(([k, v]) => `        ${k}: ${JSON.stringify(v)}`),
+    "outputs:",
+    ...Object.entries(outputs).map(([k, v]) => `  ${k}: ${v}`),
+    "```",
+  ].join("\n");
 }
 
 function program(lines: string[]): string {
@@ -221,15 +340,6 @@ function importText(name: string): string {
   if (api === "edge")
     return `${how} The id is the controller's id of the object: the resource option \`{ import: "<id>" }\`.`;
   return "Cannot be imported: there is no object on a service, and the private key exists only in the state that generated it.";
-}
-
-function lookupLinks(name: string): string[] {
-  if (!(LOOKUP_KINDS as readonly string[]).includes(name)) return [];
-  return [
-    "## Lookups",
-    `Existing objects of this kind (made elsewhere): [${lookupName(name)}](../functions/${lookupName(name)}.md) ` +
-      `by id or name, [${listName(name)}](../functions/${listName(name)}.md) by ZitiQL filter.`,
-  ];
 }
 
 function apiLabel(name: string): string {
@@ -292,7 +402,10 @@ interface Columns {
   secret?: (prop: string, p: Spec) => string;
 }
 
-/** A table of properties: name, type, the columns asked for, whether secret, and the description. */
+/**
+ * A table of properties: name (TypeScript and YAML), Go and Python names, type, the columns asked for,
+ * whether secret, and the description. An enum's values are its type, listed, not a sentence of prose.
+ */
 function propertyTable(label: string, entries: [string, Spec][], columns: Columns): string {
   if (!entries.length) return "(none)";
   const { required, defaults, replaces } = columns;
@@ -300,6 +413,8 @@ function propertyTable(label: string, entries: [string, Spec][], columns: Column
   return table(
     [
       label,
+      "Go",
+      "Python",
       "Type",
       ...(required ? ["Required"] : []),
       ...(defaults ? ["Default"] : []),
@@ -307,16 +422,36 @@ function propertyTable(label: string, entries: [string, Spec][], columns: Column
       ...(replaces ? ["Replaces on change"] : []),
       "Description",
     ],
-    entries.map(([prop, p]) => [
-      `\`${prop}\``,
-      typeName(p),
-      ...(required ? [required.has(prop) ? "yes" : "no"] : []),
-      ...(defaults ? [defaultOf(p)] : []),
-      secret(prop, p),
-      ...(replaces ? [p.willReplaceOnChanges ? "replaces" : ""] : []),
-      cell(p.description ?? ""),
-    ]),
+    entries.map(([prop, p]) => {
+      const { values, rest } = allowedValues(p.description ?? "");
+      return [
+        `\`${prop}\``,
+        `\`${p.goName ?? goName(prop)}\``,
+        `\`${pythonName(prop)}\``,
+        values
+          ? values.map((v) => `\`${p.type === "string" ? JSON.stringify(v) : v}\``).join(" \\| ")
+          : typeName(p),
+        ...(required ? [required.has(prop) ? "yes" : "no"] : []),
+        ...(defaults ? [defaultOf(p)] : []),
+        secret(prop, p),
+        ...(replaces ? [p.willReplaceOnChanges ? "replaces" : ""] : []),
+        cell(rest),
+      ];
+    }),
   );
+}
+
+/**
+ * The allowed values of an enum property, which schema.json states at the end of its description
+ * (provider/schema.ts writes "One of: `a`, `b`."), and the description without them.
+ */
+export function allowedValues(description: string): { values?: string[]; rest: string } {
+  const match = /\s*One of: ((?:`[^`]*`(?:, )?)+)\.$/.exec(description);
+  if (!match) return { rest: description };
+  return {
+    values: [...match[1].matchAll(/`([^`]*)`/g)].map((m) => m[1]),
+    rest: description.slice(0, match.index),
+  };
 }
 
 function typeName(p: Spec): string {

@@ -194,8 +194,11 @@ function typeSpec(node: JsonSchema, root: JsonSchema, nameHint: string, types: R
       }
       return {
         type: "object",
+        // Map values that may be null (`tags`, `appData`: string, boolean or null, as the Edge API
+        // defines them) are Any: Pulumi's schema has no null type, and a narrower type (string) would
+        // make the generated SDKs refuse the booleans and nulls the provider accepts.
         additionalProperties:
-          typeof node.additionalProperties === "object"
+          typeof node.additionalProperties === "object" && !admitsNull(node.additionalProperties)
             ? typeSpec(node.additionalProperties, root, `${nameHint}Value`, types)
             : { $ref: "pulumi.json#/Any" },
       };
@@ -236,6 +239,12 @@ function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Rec
     properties,
     required,
   };
+}
+
+/** Whether a JSON Schema node admits null (`type: [..., "null"]` or a null member of a union). */
+function admitsNull(node: JsonSchema): boolean {
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  return types.includes("null") || (node.anyOf ?? node.oneOf ?? []).some((n) => n.type === "null");
 }
 
 function pascal(name: string): string {

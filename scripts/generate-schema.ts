@@ -15,6 +15,7 @@ const referenceDir = path.join(root, "docs", "reference");
 const pages = referencePages(JSON.parse(JSON.stringify(schema)), {
   text: parseReferenceText(fs.readFileSync(path.join(root, REFERENCE_TEXT), "utf8")),
   sdkExports: new Set(Object.keys(require("../sdk"))),
+  parseYaml: require("js-yaml").load,
 });
 fs.rmSync(referenceDir, { recursive: true, force: true });
 for (const [file, text] of pages) {

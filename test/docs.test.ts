@@ -23,6 +23,7 @@ function generated(): Map<string, string> {
   return referencePages(JSON.parse(read("schema.json")), {
     text: parseReferenceText(read(REFERENCE_TEXT)),
     sdkExports: new Set(Object.keys(require("../sdk"))),
+    parseYaml: require("js-yaml").load,
   });
 }
 
@@ -88,15 +89,41 @@ describe("docs", () => {
 
     it("marks secrets, defaults and replacement as the schema says", () => {
       const identity = pages.get("resources/Identity.md")!;
-      assert.match(identity, /\| `enrollmentJwt` \| string \| secret \|/);
       assert.match(
         identity,
-        /\| `enrollment` \| \[IdentityEnrollment\]\(#identityenrollment\) \| no \| {2}\| {2}\| replaces \|/,
+        /\| `enrollmentJwt` \| `EnrollmentJwt` \| `enrollment_jwt` \| string \| secret \|/,
       );
-      assert.match(identity, /\| `isAdmin` \| boolean \| no \| `false` \|/);
-      assert.match(pages.get("resources/Ca.md")!, /\| `privateKeyPem` \| string \| no \| {2}\| secret \|/);
-      assert.match(pages.get("functions/enrollIdentity.md")!, /\| `identityJson` \| string \| secret \|/);
+      assert.match(
+        identity,
+        /\| `enrollment` \| `Enrollment` \| `enrollment` \| \[IdentityEnrollment\]\(#identityenrollment\) \| no \| {2}\| {2}\| replaces \|/,
+      );
+      assert.match(identity, /\| `isAdmin` \| `IsAdmin` \| `is_admin` \| boolean \| no \| `false` \|/);
+      // Every output, `id` first; enums as their values; `tags` as the map of any the SDKs accept.
+      assert.match(identity, /## Outputs\n[\s\S]*?\| `id` \| `ID\(\)` \| `id` \| string \|/);
+      assert.match(
+        identity,
+        /\| `type` \| `Type` \| `type` \| `"User"` \\\| `"Device"` \\\| `"Service"` \\\| `"Router"` \\\| `"Default"` \|/,
+      );
+      assert.match(
+        identity,
+        /\| `tags` \| `Tags` \| `tags` \| map of any \| no \|.*values: string, boolean or null/,
+      );
+      assert.match(identity, /frontdoor\.Identity\.get\("existing", "a1B2c3D4e"\)/);
+      assert.match(identity, /frontdoor\.GetIdentity\(ctx, "existing", pulumi\.ID\("a1B2c3D4e"\), nil\)/);
+      assert.match(
+        pages.get("resources/Ca.md")!,
+        /\| `privateKeyPem` \| `PrivateKeyPem` \| `private_key_pem` \| string \| no \| {2}\| secret \|/,
+      );
+      assert.match(
+        pages.get("functions/enrollIdentity.md")!,
+        /\| `identityJson` \| `IdentityJson` \| `identity_json` \| string \| secret \|/,
+      );
       assert.match(pages.get("functions/enrollIdentity.md")!, /there is no `\.\.\.Output` variant/);
+      assert.match(
+        pages.get("functions/getCas.md")!,
+        /`frontdoor\.getCas\(args: GetCasArgs\)` answers a Promise of `GetCasResult`/,
+      );
+      assert.match(pages.get("functions/getCa.md")!, /Go `frontdoor\.LookupCa`/);
       assert.match(pages.get("functions/getIdentity.md")!, /`frontdoor\.getIdentityOutput\(args\)`/);
     });
 
