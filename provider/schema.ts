@@ -162,7 +162,7 @@ function propertySpec(
     ...new Set(distinct.map((n) => n.description ?? deref(n, root).description).filter(Boolean)),
   ];
   const description = descriptions.join(" Or: ");
-  const allowed = distinct.flatMap((n) => (n.const !== undefined ? [n.const] : (n.enum ?? [])));
+  const allowed = distinct.flatMap((n) => literalValues(deref(n, root)));
   const text = [description, allowed.length ? `One of: ${allowed.map((v) => `\`${v}\``).join(", ")}.` : ""]
     .filter(Boolean)
     .join(" ");
@@ -239,6 +239,16 @@ function defineType(name: string, node: JsonSchema, root: JsonSchema, types: Rec
     properties,
     required,
   };
+}
+
+/** The values of an enum, a constant, or a union of constants (keySize: 2048 | 3072 | 4096); else none. */
+function literalValues(node: JsonSchema): unknown[] {
+  if (node.const !== undefined) return [node.const];
+  if (node.enum) return node.enum;
+  const members = (node.anyOf ?? node.oneOf ?? []).filter((n) => n.type !== "null");
+  return members.length && members.every((n) => n.const !== undefined || n.enum)
+    ? members.flatMap(literalValues)
+    : [];
 }
 
 /** Whether a JSON Schema node admits null (`type: [..., "null"]` or a null member of a union). */
