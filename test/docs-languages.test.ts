@@ -169,7 +169,10 @@ describe("the reference pages in the plugin's languages", () => {
         const where = new Map<string, string>();
         goBlocks.forEach((b, i) => {
           fs.mkdirSync(path.join(dir, `ex${i}`));
-          fs.writeFileSync(path.join(dir, `ex${i}`, "main.go"), b.code);
+          fs.writeFileSync(
+            path.join(dir, `ex${i}`, "main.go"),
+            b.code.endsWith("\n") ? b.code : `${b.code}\n`,
+          );
           where.set(`ex${i}`, b.where);
         });
         const unformatted = execFileSync("gofmt", ["-l", "."], { cwd: dir, encoding: "utf8" })
@@ -189,15 +192,19 @@ describe("the reference pages in the plugin's languages", () => {
           assert.fail(stderr.replace(/\.\/ex(\d+)\//g, (_m, i) => `${where.get(`ex${i}`)} `));
         }
         // The check can fail: a misspelt field is refused.
-        fs.writeFileSync(path.join(dir, "ex0", "main.go"), goBlocks[0].code.replace(/\bName: /, "Nmae: "));
+        const model = goBlocks.findIndex((b) => /\bName: +pulumi/.test(b.code));
+        fs.writeFileSync(
+          path.join(dir, `ex${model}`, "main.go"),
+          goBlocks[model].code.replace(/\bName: /, "Nmae: "),
+        );
         assert.throws(
           () =>
-            execFileSync("go", ["vet", "./ex0"], {
+            execFileSync("go", ["vet", `./ex${model}`], {
               cwd: dir,
               stdio: "pipe",
               env: { ...process.env, GOFLAGS: "-mod=readonly" },
             }),
-          /Nmae/,
+          (err: { stderr?: Buffer }) => /unknown field Nmae/.test(String(err.stderr)),
         );
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -211,8 +218,10 @@ describe("the reference pages in the plugin's languages", () => {
         const kind = token.split(":").pop()!;
         const goSource = fs.readFileSync(path.join(native, "go", "frontdoor", `${camel(kind)}.go`), "utf8");
         const goArgs = new RegExp(`type ${kind}Args struct \\{([\\s\\S]*?)\\n\\}`).exec(goSource)?.[1] ?? "";
+        // A module named like the package's config module (`config`) gets a trailing underscore.
+        const pyModule = path.join(native, "python", "pulumi_frontdoor", pythonName(kind));
         const pySource = fs.readFileSync(
-          path.join(native, "python", "pulumi_frontdoor", `${pythonName(kind)}.py`),
+          fs.existsSync(`${pyModule}.py`) ? `${pyModule}.py` : `${pyModule}_.py`,
           "utf8",
         );
         for (const prop of Object.keys(spec.inputProperties)) {
@@ -234,7 +243,7 @@ describe("the reference pages in the plugin's languages", () => {
         path.join(REPO_ROOT, "sdk", "native", "nodejs", "identity.ts"),
         "utf8",
       );
-      assert.match(identity, /tags\?: pulumi\.Input<\{\[key: string\]: any\}>/);
+      assert.match(identity, /tags\?: pulumi\.Input<\{\[key: string\]: any\} \| undefined>/);
       // The Edge API: "values are limited to the following types/values: null, string, boolean".
       assert.equal(tags.safeParse({ owner: "alice", managed: true, retired: null }).success, true);
       for (const refused of [{ n: 3 }, { o: { deep: "x" } }, { l: ["x"] }])
