@@ -211,27 +211,39 @@ describe("the reference pages in the plugin's languages", () => {
       }
     });
 
-    it("the tables' Go and Python names are the generated SDKs' (Go struct fields, Python arguments)", () => {
+    it("the tables' Go and Python names are the generated SDKs' own, for every property they name", () => {
       const native = path.join(REPO_ROOT, "sdk", "native");
-      const missing: string[] = [];
-      for (const [token, spec] of Object.entries<Spec>(schema.resources)) {
-        const kind = token.split(":").pop()!;
-        const goSource = fs.readFileSync(path.join(native, "go", "frontdoor", `${camel(kind)}.go`), "utf8");
-        const goArgs = new RegExp(`type ${kind}Args struct \\{([\\s\\S]*?)\\n\\}`).exec(goSource)?.[1] ?? "";
-        // A module named like the package's config module (`config`) gets a trailing underscore.
-        const pyModule = path.join(native, "python", "pulumi_frontdoor", pythonName(kind));
-        const pySource = fs.readFileSync(
-          fs.existsSync(`${pyModule}.py`) ? `${pyModule}.py` : `${pyModule}_.py`,
-          "utf8",
-        );
-        for (const prop of Object.keys(spec.inputProperties)) {
-          if (!new RegExp(`^\\t${goName(prop)} `, "m").test(goArgs))
-            missing.push(`Go ${kind}Args.${goName(prop)}`);
-          if (!pySource.includes(` ${pythonName(prop)}: `))
-            missing.push(`Python ${kind} ${pythonName(prop)}`);
-        }
-      }
-      assert.deepEqual(missing, []);
+      const read = (dir: string, ext: string) =>
+        fs
+          .readdirSync(dir, { recursive: true, encoding: "utf8" })
+          .filter((f) => f.endsWith(ext))
+          .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+          .join("\n");
+      // Go: every struct field carries its schema name, `Field Type \`pulumi:"name"\``.
+      const goFields = [
+        ...read(path.join(native, "go", "frontdoor"), ".go").matchAll(
+          /^\s+([A-Z]\w*) +\S+ +`pulumi:"([^"]+)"`/gm,
+        ),
+      ];
+      // Python: a getter names its schema property where the Python name differs.
+      const pyGetters = [
+        ...read(path.join(native, "python", "pulumi_frontdoor"), ".py").matchAll(
+          /@pulumi\.getter\(name="([^"]+)"\)\s*\n\s*def (\w+)\(self\)/g,
+        ),
+      ];
+      assert.ok(
+        goFields.length > 500 && pyGetters.length > 200,
+        `${goFields.length} Go fields, ${pyGetters.length} getters`,
+      );
+      const wrong = [
+        ...goFields
+          .filter(([, field, name]) => goName(name) !== field)
+          .map(([, f, n]) => `Go ${n}: ${f}, docs ${goName(n)}`),
+        ...pyGetters
+          .filter(([, name, def]) => pythonName(name) !== def)
+          .map(([, n, d]) => `Python ${n}: ${d}, docs ${pythonName(n)}`),
+      ];
+      assert.deepEqual([...new Set(wrong)], []);
     });
 
     it("tags: schema.json's map of Any is what the Node.js SDK declares, and zod admits exactly string, boolean, null", () => {
@@ -251,7 +263,3 @@ describe("the reference pages in the plugin's languages", () => {
     });
   });
 });
-
-function camel(name: string): string {
-  return name[0].toLowerCase() + name.slice(1);
-}
