@@ -106,6 +106,10 @@ function indexPage(schema: Spec): string {
     "# Reference",
     "One page per resource and per function, generated from the same zod definitions the provider validates " +
       "with (through `schema.json`). Settings: [configuration keys](configuration.md).",
+    "Each page shows its example in TypeScript (the dynamic provider's SDK, `pulumi-frontdoor`), YAML and Go " +
+      "(the [provider plugin](../guides/native-plugin.md) and its generated SDKs), names each property as " +
+      "TypeScript and YAML, Go and Python spell it, lists every output with `id`, an enum's values, and how to " +
+      "read, look up or import an object that exists already.",
     "Every resource has typed args, every input is also an output, secrets are stored as secrets, bad input " +
       "is refused at `preview` naming the property, existing objects are adopted with the `import` option, " +
       "and `pulumi refresh` reports drift (what counts as drift: each page's notes, and the " +
