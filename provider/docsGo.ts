@@ -1,10 +1,11 @@
 // The Go example of a reference page, generated from its YAML example (the YAML a user of the provider
 // plugin writes) and schema.json: the same resources, lookups and outputs through the Go SDK that
 // Pulumi's generator makes from schema.json (sdk/native/go). Only what the examples use is supported:
-// literals, `${resource.property}` and `${config}` references, interpolated strings, `fn::invoke` of
-// the package's functions with literal arguments, and `get` of existing resources; anything else is
-// refused, naming the page, so an example never turns into Go that means something else. The docs
-// test compiles every generated program in one Go module against the generated SDK.
+// literals, `${resource.property}` and `${config}` references, interpolated strings, `fn::invoke` of the
+// package's functions (written in Go's Output form, `LookupXOutput`, so its arguments may be Outputs),
+// and `get` of existing resources; anything else is refused, naming the page, so an example never turns
+// into Go that means something else. test/docs-languages.test.ts compiles every generated program in one
+// Go module against the generated SDK and checks gofmt's layout.
 
 type Spec = Record<string, any>;
 
@@ -265,7 +266,7 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
     );
   }
 
-  const resourceLines: { key: string; go: string; code: string[] }[] = [];
+  const resourceLines: { key: string; go: string; call: string }[] = [];
   for (const [key, resource] of Object.entries(yaml.resources ?? {})) {
     const kind = tokenName(resource.type);
     const spec = schema.resources[`frontdoor:index:${kind}`] ?? fail(`no resource type ${resource.type}`);
@@ -278,20 +279,15 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
       call = `frontdoor.New${kind}(ctx, ${quote(key)}, &frontdoor.${kind}Args{\n${fields(resource.properties ?? {}, spec, key)}})`;
     }
     names.set(key, { kind: "resource", go, spec });
-    resourceLines.push({ key, go, code: [call] });
+    resourceLines.push({ key, go, call });
   }
 
-  const exports = Object.entries(yaml.outputs ?? {}).map(([key, value]) => {
-    const code =
-      typeof value === "string" && interpolation(value)
-        ? input(value, undefined, `outputs.${key}`)
-        : input(value, undefined, `outputs.${key}`);
-    return `ctx.Export(${quote(key)}, ${code})`;
-  });
+  const exports = Object.entries(yaml.outputs ?? {}).map(
+    ([key, value]) => `ctx.Export(${quote(key)}, ${input(value, undefined, `outputs.${key}`)})`,
+  );
 
   // A resource nobody refers to is declared without a variable (Go refuses unused ones).
-  for (const { key, go, code } of resourceLines) {
-    const [call] = code;
+  for (const { key, go, call } of resourceLines) {
     if (used.has(key)) lines.push(`${go}, err := ${call}`, "if err != nil {", "return err", "}");
     else lines.push(`if _, err := ${call}; err != nil {`, "return err", "}");
   }
