@@ -312,6 +312,21 @@ describe("Provider plugin over gRPC (mock server)", function () {
     }
   });
 
+  it("tags of string, boolean and null values (schema.json's map of Any, as the Edge API defines them) pass Check and reach the controller", async () => {
+    const tags = { owner: "alice", managed: true, retired: null };
+    const checked = await check("Identity", "tagged", { name: "plugin-tagged", tags });
+    assert.deepEqual(checked.getFailuresList(), []);
+    const req = new provproto.CreateRequest();
+    req.setUrn(URN("Identity", "tagged"));
+    req.setProperties(checked.getInputs());
+    const res = await plugin.call<provproto.CreateResponse>("create", req);
+    assert.deepEqual(mock.edge.get("identities", res.getId())?.tags, tags);
+    assert.deepEqual(js(res.getProperties()).tags, tags);
+    // A value of another type is refused at Check, naming the property.
+    const bad = await check("Identity", "bad-tags", { name: "plugin-bad-tags", tags: { count: 3 } });
+    assert.ok(bad.getFailuresList().some((f) => f.getProperty().startsWith("tags")));
+  });
+
   it("names an unknown resource type", async () => {
     await assert.rejects(check("Nothing", "x", {}), /unknown resource kind Nothing/);
   });
