@@ -85,7 +85,7 @@ function fromTerraform(options: CliOptions & { fromTerraform: string }): void {
   const file = terraformImportFile(migration, packageVersion());
   writeFileSync(options.importFile, `${JSON.stringify(file, null, 2)}\n`);
   process.stderr.write(
-    `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile} --out <index.ts|main.go|Pulumi.yaml>\`, ` +
+    `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile} --out <index.ts|main.go|program.yaml>\`, ` +
       "then remove them from the Terraform state (docs/guides/from-terraform.md):\n",
   );
   for (const o of migration.objects) process.stderr.write(`  terraform state rm '${o.address}'\n`);
