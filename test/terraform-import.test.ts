@@ -3,6 +3,9 @@
 // maps every resource type to a kind, each attribute to an input the kind's schema accepts, and lists
 // what it could not map with the reason. The real controller and CLI run in real-terraform-import.test.ts.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { resourceDefinitions } from "../provider/resources/all";
 import { checkConfigData } from "../provider/resources/configData";
 import {
@@ -13,13 +16,17 @@ import {
   terraformProgram,
 } from "../provider/tools/terraform";
 import { testCa } from "./edge-support";
+import { tempDir } from "./support/fixtures";
 import { terraformPlaceholders, terraformState } from "./support/terraform-state";
 
 const SECRET = "tf-state-secret-8271";
 
-/** The fixture with made-up ids (`id-<n>`), the secrets Terraform keeps as SECRET. */
+let caPem: string | undefined;
+
+/** The fixture with made-up ids (`id-<n>`), the secrets Terraform keeps as SECRET (one CA for all). */
 function fixture() {
-  const values: Record<string, string> = { "pem:ca": testCa("tf partners").certPem };
+  caPem ??= testCa("tf partners").certPem;
+  const values: Record<string, string> = { "pem:ca": caPem };
   let n = 0;
   for (const key of terraformPlaceholders())
     if (key.startsWith("id:")) values[key] = `id-${++n}`;
@@ -280,5 +287,27 @@ describe("From Terraform: mapping a state of the OpenZiti Terraform provider", (
     assert.ok(program.indexOf("const strict =") < program.indexOf("const alice ="));
     assert.ok(program.indexOf("const serviceWeb =") < program.indexOf("const dial ="));
     assert.match(program, /\/\/ data\.ziti_identity\.admin: not mapped: a data source/);
+  });
+
+  it("the command: the program on stdout, what is not mapped on stderr; filters of the listing are refused", () => {
+    const file = path.join(tempDir("tfstate-"), "terraform.tfstate");
+    fs.writeFileSync(file, JSON.stringify(fixture().state));
+    const cli = path.join(__dirname, "..", "bin", "provider", "tools", "importCli.js");
+    const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+    const printed = run("--from-terraform", file);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.match(printed.stdout, /^import \* as pulumi from "@pulumi\/pulumi";/);
+    assert.equal((printed.stdout.match(/\{ import: "/g) ?? []).length, 23);
+    assert.deepEqual(
+      printed.stderr
+        .trim()
+        .split("\n")
+        .map((l) => l.split(":")[0]),
+      ["data.ziti_identity.admin", "random_password.bob"],
+    );
+    assert.ok(!printed.stdout.includes(SECRET) && !printed.stderr.includes(SECRET));
+    const filtered = run("--from-terraform", file, "--kind", "Identity");
+    assert.equal(filtered.status, 1);
+    assert.match(filtered.stderr, /--from-state and --from-terraform take only --import-file/);
   });
 });

@@ -51,6 +51,9 @@ function parse(argv: string[]): CliOptions {
     } else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
   if (fromState && !file) throw new Error(`--from-state needs --import-file FILE (${USAGE})`);
+  // A state names its objects: the listing's filters would be silently ignored.
+  if ((fromState || fromTerraform) && (kinds.length || names.length || excludeIds.size || frontdoorId))
+    throw new Error("--from-state and --from-terraform take only --import-file");
   return {
     kinds: kinds.length ? kinds : undefined,
     names,
