@@ -297,6 +297,39 @@ describe("Edge resources", () => {
       assert.deepEqual((await check({ certPem: UNKNOWN, privateKeyPem: UNKNOWN })).failures, []);
     });
 
+    it("made elsewhere with \\r\\n line endings, reads by id alone in the form a program declares it", async () => {
+      // As `pulumi import` reads it (no state): the program the CLI writes from that read (a YAML block
+      // keeps no \r) must then be no change, not a replacement (found with a CA Terraform uploaded).
+      const admin = new EdgeClient(mock.url);
+      await admin.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
+      const ca = edge.testCa("CRLF CA");
+      const crlf = ca.certPem.replace(/\r?\n/g, "\r\n");
+      const made = await admin.call("POST", "/cas", {
+        body: {
+          name: "crlf-ca",
+          certPem: crlf,
+          isAuthEnabled: false,
+          isAutoCaEnrollmentEnabled: false,
+          isOttCaEnrollmentEnabled: false,
+          identityRoles: [],
+        },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const id = String(made.body.data.id);
+      assert.equal(
+        (await admin.call("GET", `/cas/${id}`)).body.data.certPem,
+        crlf,
+        "the controller keeps \\r\\n",
+      );
+      const read = await edge.engine.read("Ca", id, {});
+      assert.ok("props" in read && read.props);
+      const lf = `${ca.certPem.replace(/\r\n/g, "\n").trim()}\n`;
+      assert.equal((read.props as Props).certPem, lf);
+      const checked = await edge.engine.check("Ca", {}, { name: "crlf-ca", certPem: lf });
+      const diff = await edge.engine.diff("Ca", id, read.props as Props, checked.inputs);
+      assert.deepEqual(diff.replaces ?? [], []);
+    });
+
     it("is created unverified without its key; verification is left to the user", async () => {
       const pki = edge.testCa("Unverified CA");
       const inputs = { name: "ca-unverified", certPem: pki.certPem };

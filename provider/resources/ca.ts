@@ -129,11 +129,22 @@ export function sameCertificate(a: unknown, b: unknown): boolean {
   }
 }
 
+/**
+ * A certificate input as read: the state's text when the controller holds the same certificate (in any
+ * whitespace), else the controller's copy in the form check gives an input (\n line endings). Read by id
+ * alone (an import), a certificate uploaded with \r\n would otherwise differ from the program the CLI
+ * writes from it (a YAML block keeps no \r): a replacement on the first preview.
+ */
+export function pemAsRead(server: unknown, state: unknown): unknown {
+  if (sameCertificate(server, state)) return state;
+  return typeof server === "string" && server ? pemForRequest(server) : server;
+}
+
 function outputs(server: EdgeObject, state: Props): Props {
   return {
     name: server.name,
     // The same certificate in other whitespace is not a change (it would replace the CA).
-    certPem: sameCertificate(server.certPem, state.certPem) ? state.certPem : server.certPem,
+    certPem: pemAsRead(server.certPem, state.certPem),
     isAuthEnabled: server.isAuthEnabled ?? false,
     isAutoCaEnrollmentEnabled: server.isAutoCaEnrollmentEnabled ?? false,
     isOttCaEnrollmentEnabled: server.isOttCaEnrollmentEnabled ?? false,

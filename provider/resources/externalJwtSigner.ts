@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { EdgeObject } from "../http/edge";
 import type { CheckFailure, Props, ResourceContext, ResourceDefinition } from "../resource";
-import { sameCertificate } from "./ca";
+import { pemAsRead } from "./ca";
 import { edgeName } from "./common";
 import { EdgeCollection, listOf, putOperations, tagsOf } from "./edgeCollection";
 import { collectionOperations } from "./operations";
@@ -107,7 +107,7 @@ function outputs(server: EdgeObject, state: Props): Props {
     audience: optional(server.audience),
     jwksEndpoint: optional(server.jwksEndpoint),
     // The same certificate in other whitespace is not a change.
-    certPem: sameCertificate(server.certPem, state.certPem) ? state.certPem : optional(server.certPem),
+    certPem: pemAsRead(optional(server.certPem), state.certPem),
     kid: optional(server.kid),
     claimsProperty: optional(server.claimsProperty) ?? "sub",
     useExternalId: server.useExternalId ?? false,

@@ -7,22 +7,34 @@
 // the provider reads (FRONTDOOR_API_URL, FRONTDOOR_TOKEN, ZITI_EDGE_URL, ...).
 // `--from-state STATE --import-file FILE`: the import file for the objects of a dynamic-provider
 // stack (`pulumi stack export` output), to move it to the plugin (see migrate.ts); no API is called.
+// `--from-terraform terraform.tfstate [--import-file FILE]`: the objects of the OpenZiti Terraform
+// provider in a Terraform/OpenTofu state (see terraform.ts): the import file for the plugin, or without
+// --import-file the TypeScript program (dynamic provider) that adopts them; what could not be mapped is
+// listed on stderr, with the reason. No API is called.
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { context } from "../engine";
 import { idsInState, importFile, importSnippets, type SnippetOptions } from "./importSnippets";
 import { migrationFromState } from "./migrate";
+import { describe, migrationFromTerraform, terraformImportFile, terraformProgram } from "./terraform";
 
 const USAGE =
-  "use --frontdoor-id ID, --kind KIND, --name PATTERN, --exclude-state FILE, --import-file FILE, --from-state FILE";
+  "use --frontdoor-id ID, --kind KIND, --name PATTERN, --exclude-state FILE, --import-file FILE, --from-state FILE, --from-terraform FILE";
 
-function parse(argv: string[]): SnippetOptions & { importFile?: string; fromState?: string } {
+interface CliOptions extends SnippetOptions {
+  importFile?: string;
+  fromState?: string;
+  fromTerraform?: string;
+}
+
+function parse(argv: string[]): CliOptions {
   const kinds: string[] = [];
   const names: string[] = [];
   const excludeIds = new Set<string>();
   let frontdoorId: string | undefined;
   let file: string | undefined;
   let fromState: string | undefined;
+  let fromTerraform: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -32,12 +44,16 @@ function parse(argv: string[]): SnippetOptions & { importFile?: string; fromStat
     else if (flag === "--frontdoor-id") frontdoorId = value;
     else if (flag === "--import-file") file = value;
     else if (flag === "--from-state") fromState = value;
+    else if (flag === "--from-terraform") fromTerraform = value;
     else if (flag === "--exclude-state") {
       // Objects that a stack already manages are not printed again.
       for (const id of idsInState(readJson(value, flag))) excludeIds.add(id);
     } else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
   if (fromState && !file) throw new Error(`--from-state needs --import-file FILE (${USAGE})`);
+  // A state names its objects: the listing's filters would be silently ignored.
+  if ((fromState || fromTerraform) && (kinds.length || names.length || excludeIds.size || frontdoorId))
+    throw new Error("--from-state and --from-terraform take only --import-file");
   return {
     kinds: kinds.length ? kinds : undefined,
     names,
@@ -45,6 +61,7 @@ function parse(argv: string[]): SnippetOptions & { importFile?: string; fromStat
     excludeIds,
     importFile: file,
     fromState,
+    fromTerraform,
   };
 }
 
@@ -56,16 +73,38 @@ function readJson(file: string, flag: string): unknown {
   }
 }
 
+/** The package's version (the plugin's): the CLI records it on the provider of each imported entry. */
+function packageVersion(): string {
+  return JSON.parse(readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8")).version;
+}
+
+function fromTerraform(options: CliOptions & { fromTerraform: string }): void {
+  const migration = migrationFromTerraform(readJson(options.fromTerraform, "--from-terraform"));
+  for (const entry of migration.notMapped) process.stderr.write(`${describe(entry)}\n`);
+  if (!options.importFile) {
+    process.stdout.write(terraformProgram(migration));
+    return;
+  }
+  const file = terraformImportFile(migration, packageVersion());
+  writeFileSync(options.importFile, `${JSON.stringify(file, null, 2)}\n`);
+  process.stderr.write(
+    `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile} --out <index.ts|main.go|program.yaml>\`, ` +
+      "then remove them from the Terraform state (docs/guides/from-terraform.md):\n",
+  );
+  for (const o of migration.objects) process.stderr.write(`  terraform state rm '${o.address}'\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const options = parse(argv);
+  if (options.fromTerraform) {
+    fromTerraform({ ...options, fromTerraform: options.fromTerraform });
+    return;
+  }
   if (!options.importFile) {
     process.stdout.write(await importSnippets(context(), options));
     return;
   }
-  // The plugin's version (this package's) goes into each entry: the CLI records it on the provider.
-  const { version } = JSON.parse(
-    readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8"),
-  );
+  const version = packageVersion();
   if (options.fromState) {
     const migration = migrationFromState(readJson(options.fromState, "--from-state"), version);
     writeFileSync(options.importFile, `${JSON.stringify(migration.file, null, 2)}\n`);

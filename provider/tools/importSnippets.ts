@@ -26,7 +26,8 @@ export interface SnippetOptions {
   excludeIds?: Set<string>;
 }
 
-interface Found {
+/** An object to declare: its kind, id, settings (the kind's inputs) and unique resource name. */
+export interface Found {
   def: ResourceDefinition;
   id: string;
   state: Props;
@@ -76,15 +77,27 @@ export async function importFile(
 }
 
 export async function importSnippets(ctx: ResourceContext, options: SnippetOptions): Promise<string> {
+  const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
+  const { found, unlisted } = await selectObjects(ctx, options);
+  return programText(
+    found,
+    scope,
+    unlisted.map(({ kind, reason }) => `${kind}: not listed. ${reason}`),
+  );
+}
+
+/**
+ * The TypeScript program (dynamic provider) that declares and imports `found`, referenced objects
+ * first, each note as a comment before them. Shared by the listing above and the Terraform migration.
+ */
+export function programText(found: Found[], scope: Props, notes: string[] = []): string {
   const lines = [
     'import * as pulumi from "@pulumi/pulumi";',
     'import * as frontdoor from "pulumi-frontdoor";',
     "",
     "const config = new pulumi.Config();",
   ];
-  const scope = { frontdoorId: options.frontdoorId ?? ctx.settings.frontdoorId };
-  const { found, unlisted } = await selectObjects(ctx, options);
-  for (const { kind, reason } of unlisted) lines.push("", `// ${kind}: not listed. ${reason}`);
+  for (const note of notes) lines.push("", `// ${note.replace(/\n/g, " ")}`);
   const variables = new Map(found.map((f) => [f.id, identifier(f.name)]));
   const rendered = found.map((f) => snippet(f.def, f.id, f.state, scope, f.name, variables));
   for (const index of dependencyOrder(
@@ -134,8 +147,8 @@ export function snippet(
   return { text, uses };
 }
 
-/** Properties whose strings are ids of other objects (or `@id` roles). */
-const REFERENCE_PROPERTY = /(Ids?|Roles|^configs)$/;
+/** Properties whose strings are ids of other objects (or `@id` roles): signers, a CA to enroll with too. */
+const REFERENCE_PROPERTY = /(Ids?|Roles|Signers?|^configs|^ottca)$/;
 
 type Replace = (path: string, value: unknown) => string | undefined;
 
@@ -176,7 +189,8 @@ function objectName(def: ResourceDefinition, state: Props): string {
   return String(state.name ?? def.kind);
 }
 
-function uniqueName(base: string, taken: Set<string>): string {
+/** `base` as a resource name (lowercase, `-` for the rest) not in `taken`, which it joins. */
+export function uniqueName(base: string, taken: Set<string>): string {
   const slug =
     base
       .toLowerCase()
