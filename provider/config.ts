@@ -1,7 +1,7 @@
 // Connection settings. Each one is read at run time, inside the provider host, from stack config
 // (`frontdoor:<key>`, handed to `configure`) and then from environment variables, so no credential is
 // ever captured in the serialized provider. This table is the one source of truth: the provider reads
-// it, schema.json's `config` section and the README's configuration table are generated from it.
+// it, schema.json's `config` section and docs/reference/configuration.md are generated from it.
 import * as fs from "node:fs";
 import { ProviderError } from "./http/errors";
 import { DEFAULT_RETRY, type RetryPolicy } from "./http/retry";

@@ -181,9 +181,10 @@ function isNameClash(err: unknown): err is ApiError {
 
 /**
  * The object of the declared name, adopted when it is exactly what is declared (every input the
- * diff compares: see the README, "Reliability and input checks"), and not held by another resource
- * of this run; an error naming it, its id and how to import it when it differs; undefined when there
- * is none (or, after a lost answer, when another resource holds it: a resend then meets the clash).
+ * diff compares: docs/guides/reliability-and-recovery.md#a-create-that-meets-a-name-clash-adopts-only-an-exact-match),
+ * and not held by another resource of this run; an error naming it, its id and how to import it when
+ * it differs; undefined when there is none (or, after a lost answer, when another resource holds it: a
+ * resend then meets the clash).
  */
 async function adoptExisting(
   def: ResourceDefinition,

@@ -14,6 +14,24 @@ const token = (name: string) => `${PACKAGE}:index:${name}`;
 
 type Spec = Record<string, unknown>;
 
+/**
+ * What the package is, for the registry and the SDKs' package docs. The kinds are listed from the
+ * definitions (a hand-written list went stale as kinds were added). This schema is the plugin's, which
+ * serves every language; the dynamic provider is a TypeScript-only form of the same package.
+ */
+function packageDescription(): string {
+  const kinds = (api: ResourceDefinition["api"]) =>
+    resourceDefinitions
+      .filter((def) => def.api === api)
+      .map((def) => def.kind)
+      .join(", ");
+  return (
+    "Zero-trust access configuration as code, for every Pulumi language (the provider plugin " +
+    `pulumi-resource-frontdoor): NetFoundry Frontdoor (${kinds("frontdoor")}), OpenZiti Edge management ` +
+    `(${kinds("edge")}), ${kinds("none")} (made locally, no API), and event search queries.`
+  );
+}
+
 export function buildSchema(version: string): Spec {
   const types: Record<string, Spec> = {};
   const resources: Record<string, Spec> = {};
@@ -30,10 +48,7 @@ export function buildSchema(version: string): Spec {
     name: PACKAGE,
     displayName: "Frontdoor",
     version,
-    description:
-      "Zero-trust access configuration as code: NetFoundry Frontdoor (auth providers, client certificates, " +
-      "certificate request tokens, custom frontends) and OpenZiti Edge management (identities, auth policies, " +
-      "edge router policies, CAs), as a Pulumi dynamic provider for TypeScript.",
+    description: packageDescription(),
     keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
     license: "Apache-2.0",
     config: { variables: configVariables() },

@@ -1142,7 +1142,7 @@ export interface SearchAlertsArgs {
   eventSourceType?: string;
   /** How many alerts to return, newest first. Default 100. Default: `100`. */
   size?: number;
-  /** Index pattern. Default edge.alert* (the contract is ambiguous; see the README, Event data queries). Default: `"edge.alert*"`. */
+  /** Index pattern. Default edge.alert* (the contract is ambiguous: docs/guides/event-queries.md#why-alerts-default-to-edgealert). Default: `"edge.alert*"`. */
   index?: string;
   /** Search service base URL; default: config frontdoor:searchUrl / FRONTDOOR_SEARCH_URL. */
   searchUrl?: string;

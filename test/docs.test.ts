@@ -11,13 +11,28 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { parseReferenceText, REFERENCE_TEXT, referencePages } from "../provider/docs";
 import { functionDefinitions } from "../provider/functions";
+import { isRetryableStatus } from "../provider/http/retry";
 import { resourceDefinitions } from "../provider/resources/all";
 import { useNativeSdks } from "./support/fixtures";
-import { type CodeBlock, codeBlocks, headingAnchors, links, markdownFiles } from "./support/markdown";
+import {
+  type CodeBlock,
+  codeBlocks,
+  headingAnchors,
+  links,
+  markdownFiles,
+  proseOnly,
+} from "./support/markdown";
 
 const root = path.resolve(__dirname, "..");
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
 const docFiles = ["README.md", ...markdownFiles(root, "docs")];
+/** Every page a user may read: the docs, and the READMEs of the examples, the mock and the harness. */
+const pageFiles = [
+  ...docFiles,
+  ...["examples", "mock", "harness"].flatMap((dir) => markdownFiles(root, dir)),
+];
+/** Sources whose comments and descriptions point into the docs (schema.json's descriptions come from them). */
+const SOURCE_DIRS = ["provider", "mock", "harness", "scripts", "sdk"];
 
 function generated(): Map<string, string> {
   return referencePages(JSON.parse(read("schema.json")), {
@@ -38,7 +53,11 @@ describe("docs", () => {
       const firstScreen = read("README.md").split("\n").slice(0, 45).join("\n");
       assert.match(firstScreen, /npm ci && npm run demo/);
       assert.match(firstScreen, /npm ci && npm test/);
-      assert.match(firstScreen, /```ts\nimport \* as pulumi from "@pulumi\/pulumi";\nimport \* as frontdoor/);
+      assert.match(firstScreen, /^npm install .*pulumi-frontdoor.*\.tgz/m, "the quick start's install line");
+      assert.match(
+        firstScreen,
+        /```ts[^\n]*\nimport \* as pulumi from "@pulumi\/pulumi";\nimport \* as frontdoor/,
+      );
       assert.match(read(".ci/run"), /^npm test$/m, ".ci/run runs `npm test`, the command the README gives");
     });
   });
@@ -183,9 +202,9 @@ describe("docs", () => {
   });
 
   describe("links", () => {
-    it("every relative link in README.md and docs/ points to a file (and heading) that exists", () => {
+    it("every relative link in README.md, docs/ and the examples', mock's and harness's pages points to a file (and heading) that exists", () => {
       const broken: string[] = [];
-      for (const file of docFiles) {
+      for (const file of pageFiles) {
         for (const link of links(read(file))) {
           if (/^[a-z]+:/i.test(link.target)) continue; // https:, mailto:
           const [target, anchor] = link.target.split("#");
@@ -211,7 +230,145 @@ describe("docs", () => {
       ]);
     });
   });
+
+  describe("the index (docs/index.md)", () => {
+    /** What the index links to, as paths from the repository root (folders without a trailing slash). */
+    const linked = links(read("docs/index.md"))
+      .filter((link) => !/^[a-z]+:/i.test(link.target))
+      .map((link) => path.join("docs", decodeURIComponent(link.target.split("#")[0])).replace(/\/$/, ""));
+
+    it("lists every guide in docs/guides/", () => {
+      const missing = markdownFiles(root, "docs/guides").filter((guide) => !linked.includes(guide));
+      assert.deepEqual(missing, [], "add these guides to docs/index.md");
+    });
+
+    it("lists every example folder", () => {
+      const examples = fs
+        .readdirSync(path.join(root, "examples"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => path.join("examples", entry.name));
+      assert.ok(examples.length >= 10, `only ${examples.length} examples found`);
+      const missing = examples.filter(
+        (dir) => !linked.some((target) => target === dir || target.startsWith(`${dir}/`)),
+      );
+      assert.deepEqual(missing, [], "add these examples to docs/index.md");
+    });
+  });
+
+  describe("pointers to README sections and docs headings", () => {
+    const readmeAnchors = headingAnchors(read("README.md"));
+
+    it("in pages, source comments and schema descriptions, name only sections that exist", () => {
+      const texts: { where: string; text: string }[] = [
+        ...pageFiles.map((file) => ({ where: file, text: proseOnly(read(file)) })),
+        ...SOURCE_DIRS.flatMap((dir) => sourceFiles(dir)).map((file) => ({ where: file, text: read(file) })),
+        ...schemaDescriptions(JSON.parse(read("schema.json"))),
+      ];
+      const stale = texts.flatMap(({ where, text }) =>
+        stalePointers(text, readmeAnchors, (file) => {
+          const full = path.join(root, file);
+          return fs.existsSync(full) ? headingAnchors(fs.readFileSync(full, "utf8")) : undefined;
+        }).map((pointer) => `${where}: ${pointer}`),
+      );
+      assert.deepEqual(stale, []);
+    });
+
+    it("would notice a stale one (the checker itself)", () => {
+      const anchors = new Set(["install", "the-three-jobs"]);
+      const docs = (file: string) => (file === "docs/guides/a.md" ? new Set(["yes"]) : undefined);
+      const text = [
+        'See the README, Event data queries. The README section "Install" and README: The three jobs.',
+        "Also docs/guides/a.md#yes, docs/guides/a.md#no and docs/guides/b.md#any.",
+      ].join("\n");
+      assert.deepEqual(stalePointers(text, anchors, docs), [
+        'README section "Event data queries"',
+        "docs/guides/a.md#no",
+        "docs/guides/b.md#any",
+      ]);
+    });
+  });
+
+  describe("retried statuses", () => {
+    const retried = Array.from({ length: 200 }, (_, i) => 400 + i).filter(isRetryableStatus);
+
+    it("every sentence about retries that names statuses names those provider/http/retry.ts retries", () => {
+      assert.deepEqual(retried, [429, 502, 503, 504], "retry.ts changed: check the docs, then this list");
+      const wrong = pageFiles.flatMap((file) =>
+        retrySentences(read(file))
+          .filter((sentence) => !retried.every((status) => sentence.includes(String(status))))
+          .map((sentence) => `${file}: ${sentence}`),
+      );
+      assert.deepEqual(wrong, []);
+    });
+
+    it("would notice a page that says less (the checker itself)", () => {
+      const text =
+        "Bad input is 400. 429 and 503 are retried. A 429 is retried.\n\nA 502, 503 or 504 after `frontdoor:maxRetries` is looked up.";
+      assert.deepEqual(retrySentences(text), ["429 and 503 are retried."]);
+    });
+  });
 });
+
+/** TypeScript and JavaScript sources under `dir` (generated SDKs and build output left out). */
+function sourceFiles(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.(ts|js)$/.test(file) && !/(^|\/)(node_modules|native|bin)\//.test(file))
+    .map((file) => path.join(dir, file));
+}
+
+/** Every `description` in the package schema, with where it is. */
+function schemaDescriptions(node: unknown, where = "schema.json"): { where: string; text: string }[] {
+  if (typeof node !== "object" || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === "description" && typeof value === "string"
+      ? [{ where, text: value }]
+      : schemaDescriptions(value, `${where}/${key}`),
+  );
+}
+
+/**
+ * The pointers in `text` to a README section that is not a heading of README.md ("see the README,
+ * Event data queries", `README section "Install"`, "README: Releases"), and the `docs/...md#anchor`
+ * paths whose page or heading does not exist (`anchorsOf` answers a page's anchors, or undefined).
+ */
+function stalePointers(
+  text: string,
+  readmeAnchors: Set<string>,
+  anchorsOf: (file: string) => Set<string> | undefined,
+): string[] {
+  const stale: string[] = [];
+  const named = [
+    ...text.matchAll(/\bREADME(?:\.md)?(?:'s)?(?: section)?[,:]?\s+["“]([^"”\n]{2,80})["”]/g),
+    ...text.matchAll(/\bREADME(?:\.md)?(?:,| section|:)\s+([A-Z][\w -]{1,80}?)(?=[).;,"]|\s*$)/gm),
+  ];
+  for (const [, name] of named) {
+    const slug = [...headingAnchors(`# ${name}`)][0];
+    const exists = [...readmeAnchors].some((anchor) => anchor === slug || anchor.startsWith(`${slug}-`));
+    if (!exists) stale.push(`README section "${name}"`);
+  }
+  for (const [, file, anchor] of text.matchAll(/\b((?:README|docs\/[\w./-]+)\.md)#([\w-]+)/g)) {
+    const anchors = file === "README.md" ? readmeAnchors : anchorsOf(file);
+    if (!anchors?.has(anchor)) stale.push(`${file}#${anchor}`);
+  }
+  return stale;
+}
+
+/**
+ * The sentences of a page's prose that say something is retried and name two or more HTTP statuses
+ * (4xx, 5xx): a list of what is retried. One status alone ("a 429 is retried") lists nothing.
+ * `Retry-After` and setting names (`frontdoor:maxRetries`) are not about which statuses are retried.
+ */
+function retrySentences(markdown: string): string[] {
+  return proseOnly(markdown)
+    .split(/\n\s*\n/)
+    .flatMap((paragraph) => paragraph.replace(/\s*\n\s*/g, " ").split(/(?<=[.;])\s+(?=[A-Z(\d])/))
+    .filter((sentence) => {
+      const about = sentence.replace(/Retry-After|frontdoor:\w+/g, "");
+      const statuses = new Set(about.match(/\b[45]\d\d\b/g));
+      return /\bretr(y|ie[sd])\b/i.test(about) && statuses.size >= 2;
+    });
+}
 
 /**
  * Type-checks `programs` and fails on any error. The check must be able to fail: a copy of a real

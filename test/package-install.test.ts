@@ -2,7 +2,7 @@
 // its own @pulumi/pulumi (from the registry, as a user's project gets it). Checks what the tarball
 // holds, that the provider loads the project's @pulumi/pulumi (one copy), that the shipped mock loads
 // nothing of the provider and its command serves, that TypeScript finds the types under both module
-// resolutions, and, with the real peers, runs the README's mock recipe verbatim through the real CLI.
+// resolutions, and, with the real peers, runs the docs' mock recipe verbatim through the real CLI.
 import * as assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";

@@ -59,7 +59,8 @@ export interface EdgeMockOptions {
   /** Same for every response the mock sends. */
   validateResponses?: boolean;
   /**
-   * The controller release imitated where releases differ (README: Releases): default v1.6.0.
+   * The controller release imitated where releases differ (docs/guides/controller-fidelity.md#where-the-releases-differ):
+   * default v1.6.0.
    */
   release?: MockRelease;
 }

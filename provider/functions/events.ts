@@ -109,7 +109,7 @@ export const SearchAlertsArgs = z.object({
     .min(1)
     .default(ALERT_INDEX)
     .describe(
-      `Index pattern. Default ${ALERT_INDEX} (the contract is ambiguous; see the README, Event data queries).`,
+      `Index pattern. Default ${ALERT_INDEX} (the contract is ambiguous: docs/guides/event-queries.md#why-alerts-default-to-edgealert).`,
     ),
   ...ConnectionArgs,
 });

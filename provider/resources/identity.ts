@@ -222,7 +222,7 @@ function outputs(server: EdgeObject, state: Props): Props {
     appData: tagsOf(server.appData),
     tags: tagsOf(server.tags),
     // Controllers older than the swagger's permissions (v1.6 among them) neither store nor return
-    // them: keep what is known instead of reporting a change nobody made (README: Real controllers).
+    // them: keep what is known instead of reporting a change nobody made (docs/guides/controller-fidelity.md#values-accepted-but-not-kept).
     permissions: "permissions" in server ? listOf(server.permissions) : listOf(state.permissions),
     // Never returned in this form: what the program asked for at creation.
     enrollment: state.enrollment ?? null,

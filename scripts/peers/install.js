@@ -30,7 +30,7 @@ const cacheRoot =
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-frontdoor-peers");
 const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 
-// Why these versions (README "Real peers" says the same):
+// Why these versions (docs/guides/real-peers.md says the same):
 // - ziti v1.6.0: the newest release whose whole dependency graph the module proxy serves here
 //   (v1.6.5's go.mod needs github.com/openziti/channel/v4 v4.2.13: 403; v1.5.17 and v2.0.0: 403).
 //   The checksum database has no entries for openziti modules here (404), so GONOSUMDB skips

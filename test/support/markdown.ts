@@ -52,33 +52,64 @@ export function proseOnly(text: string): string {
     .join("\n");
 }
 
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes, repeats numbered. */
-export function headingAnchors(text: string): Set<string> {
-  const anchors = new Set<string>();
+export interface Heading {
+  /** 1 for `#`, 2 for `##`, ... */
+  level: number;
+  /** GitHub's anchor of the heading. */
+  anchor: string;
+  /** 1-based line. */
+  line: number;
+}
+
+/** The headings outside code, with GitHub's anchors: lower case, punctuation dropped, spaces to dashes, repeats numbered. */
+export function headings(text: string): Heading[] {
+  const out: Heading[] = [];
   const seen = new Map<string, number>();
   let fence: string | undefined;
-  for (const line of text.split("\n")) {
+  text.split("\n").forEach((line, i) => {
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
       if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-      continue;
+      return;
     }
     if (marker) {
       fence = marker;
-      continue;
+      return;
     }
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!heading) continue;
-    const plain = heading[1].replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) return;
+    const plain = heading[2].replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
     const slug = plain
       .toLowerCase()
       .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "")
       .replace(/ /g, "-");
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
-    anchors.add(count ? `${slug}-${count}` : slug);
-  }
-  return anchors;
+    out.push({ level: heading[1].length, anchor: count ? `${slug}-${count}` : slug, line: i + 1 });
+  });
+  return out;
+}
+
+/** GitHub's anchors of the headings (see `headings`). */
+export function headingAnchors(text: string): Set<string> {
+  return new Set(headings(text).map((h) => h.anchor));
+}
+
+/**
+ * The section under the heading with `anchor`, up to the next heading of the same or a higher level:
+ * its text and the 1-based line of its heading (a block's line in it plus that, minus one, is its line
+ * in the whole text).
+ */
+export function section(text: string, anchor: string): { text: string; line: number } {
+  const all = headings(text);
+  const at = all.findIndex((h) => h.anchor === anchor);
+  if (at < 0) throw new Error(`no heading with the anchor #${anchor}`);
+  const next = all.slice(at + 1).find((h) => h.level <= all[at].level);
+  const lines = text.split("\n");
+  return {
+    text: lines.slice(all[at].line - 1, next ? next.line - 1 : lines.length).join("\n"),
+    line: all[at].line,
+  };
 }
 
 export interface Link {
