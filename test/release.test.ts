@@ -19,6 +19,7 @@ const { writeZip } = release("zip.js");
 const { writeGoProxy } = release("goproxy.js");
 const { writeSums, checkSums, checkPlugins } = release("checks.js");
 const { parseArgs } = release("release.js");
+const { releaseText } = release("notes.js");
 
 const REPO = "https://github.com/o/n";
 const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");
@@ -298,5 +299,38 @@ print(json.dumps([[i.filename, hashlib.sha256(z.read(i)).hexdigest(), (i.externa
         "pulumi-resource-frontdoor-v1.0.0-linux-arm64.tar.gz: pulumi-resource-frontdoor is not executable (-rw-r--r--)",
       ]);
     });
+  });
+
+  it("the GitHub release's text: the version's notes, install commands, every asset with its size, and the platforms without a binary", () => {
+    const dist = tempDir("frontdoor-notes-");
+    const record = {
+      version: "0.2.0",
+      npm: ["pulumi-frontdoor-0.2.0.tgz", "pulumi-frontdoor-native-0.2.0.tgz"],
+      plugins: ["pulumi-resource-frontdoor-v0.2.0-linux-amd64.tar.gz"],
+      go: { module: "github.com/o/n/sdk/go" },
+      python: { wheel: "pulumi_frontdoor-0.2.0-py3-none-any.whl", sdist: "pulumi_frontdoor-0.2.0.tar.gz" },
+    };
+    fs.writeFileSync(path.join(dist, "release.json"), JSON.stringify(record));
+    for (const file of [
+      ...record.npm,
+      ...record.plugins,
+      record.python.wheel,
+      record.python.sdist,
+      "SHA256SUMS",
+    ])
+      fs.writeFileSync(path.join(dist, file), "12345");
+    const changelog = releaseChangelog(CHANGELOG, {
+      version: "0.2.0",
+      date: "2026-11-28",
+      repositoryUrl: REPO,
+    });
+    const text: string = releaseText(dist, {
+      changelog,
+      notBuilt: [["darwin-arm64", "no signing tool"]],
+    });
+    assert.ok(text.startsWith("### Added\n\n- second thing\n"), text);
+    assert.match(text, /`go get github\.com\/o\/n\/sdk\/go@v0\.2\.0`/);
+    assert.match(text, /^- `pulumi-resource-frontdoor-v0\.2\.0-linux-amd64\.tar\.gz` \(5 bytes\)$/m);
+    assert.match(text, /^- darwin-arm64: no signing tool$/m);
   });
 });
