@@ -20,6 +20,7 @@ const { writeGoProxy } = release("goproxy.js");
 const { writeSums, checkSums, checkPlugins } = release("checks.js");
 const { parseArgs } = release("release.js");
 const { releaseText } = release("notes.js");
+const { buildPython } = release("python.js");
 
 const REPO = "https://github.com/o/n";
 const sha256 = (data: Buffer) => crypto.createHash("sha256").update(data).digest("hex");
@@ -177,6 +178,68 @@ print(json.dumps([[i.filename, hashlib.sha256(z.read(i)).hexdigest(), (i.externa
         entries.map((e) => [e.name, sha256(Buffer.from(e.data)), e.mode ?? 0o644]),
       );
       assert.throws(() => writeZip(path.join(dir, "c.zip"), [{ name: "../x", data: "" }]), /relative/);
+    });
+  });
+
+  describe("the Python wheel and sdist", () => {
+    it("pip installs the wheel; importlib.metadata and the sdist's PKG-INFO give pyproject.toml's name, version and requirements", function () {
+      if (spawnSync("python3", ["-c", "import tomllib"]).status !== 0)
+        skipBecause(this, "python3 3.11+ not found");
+      const dir = tempDir("frontdoor-python-");
+      const src = path.join(dir, "src");
+      fs.mkdirSync(path.join(src, "demo_pkg", "__pycache__"), { recursive: true });
+      fs.writeFileSync(
+        path.join(src, "pyproject.toml"),
+        `[project]
+name = "demo_pkg"
+version = "1.2.3a1"
+description = "A demo"
+readme = "README.md"
+requires-python = ">=3.9"
+dependencies = ["pulumi>=3.0.0,<4.0.0", 'typing-extensions>=4.11,<5; python_version < "3.11"']
+`,
+      );
+      fs.writeFileSync(path.join(src, "README.md"), "# Demo\n");
+      fs.writeFileSync(path.join(src, "demo_pkg", "__init__.py"), "GREETING = 'hi'\n");
+      fs.writeFileSync(path.join(src, "demo_pkg", "__pycache__", "x.pyc"), "bytecode");
+      const built = buildPython(src, dir);
+      assert.equal(path.basename(built.wheel), "demo_pkg-1.2.3a1-py3-none-any.whl");
+      assert.equal(path.basename(built.sdist), "demo_pkg-1.2.3a1.tar.gz");
+      const target = path.join(dir, "site");
+      execFileSync(
+        "python3",
+        ["-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target", target, built.wheel],
+        {
+          stdio: "pipe",
+        },
+      );
+      const read = `import json, sys, tarfile, email, importlib.metadata as m
+sys.path.insert(0, sys.argv[1])
+import demo_pkg
+d = m.distribution("demo_pkg")
+t = tarfile.open(sys.argv[2])
+info = email.message_from_bytes(t.extractfile("demo_pkg-1.2.3a1/PKG-INFO").read())
+print(json.dumps([demo_pkg.GREETING, d.version, d.requires, d.metadata["Requires-Python"], info["Version"], info.get_all("Requires-Dist"), sorted(t.getnames())]))`;
+      const got = JSON.parse(
+        execFileSync("python3", ["-c", read, target, built.sdist], { encoding: "utf8" }),
+      );
+      const requires = ["pulumi>=3.0.0,<4.0.0", 'typing-extensions>=4.11,<5; python_version < "3.11"'];
+      assert.deepEqual(got, [
+        "hi",
+        "1.2.3a1",
+        requires,
+        ">=3.9",
+        "1.2.3a1",
+        requires,
+        [
+          "demo_pkg-1.2.3a1",
+          "demo_pkg-1.2.3a1/PKG-INFO",
+          "demo_pkg-1.2.3a1/README.md",
+          "demo_pkg-1.2.3a1/demo_pkg",
+          "demo_pkg-1.2.3a1/demo_pkg/__init__.py",
+          "demo_pkg-1.2.3a1/pyproject.toml",
+        ],
+      ]);
     });
   });
 
