@@ -123,6 +123,8 @@ Intro.
         for (const file of ["package.json", "Pulumi.yaml"])
           if (fs.existsSync(path.join(REPO_ROOT, dir, file))) copy(path.join(dir, file));
 
+      // The version the files already have: nothing changes (the workflow's rerun on the tagged commit).
+      assert.deepEqual(setVersion(root, old, { regenerate: false }), []);
       const changed: string[] = setVersion(root, "9.8.7", { regenerate: false });
       const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
       assert.equal(JSON.parse(read("package.json")).version, "9.8.7");

@@ -62,8 +62,11 @@ function setVersion(root, version, { regenerate = true } = {}) {
     if (fs.existsSync(pkg))
       update(pkg, (text) => {
         const manifest = JSON.parse(text);
-        for (const name of ["pulumi-frontdoor", "pulumi-frontdoor-native"])
-          if (manifest.dependencies?.[name]) manifest.dependencies[name] = `^${version}`;
+        const names = ["pulumi-frontdoor", "pulumi-frontdoor-native"].filter(
+          (name) => manifest.dependencies?.[name] && manifest.dependencies[name] !== `^${version}`,
+        );
+        if (names.length === 0) return text; // untouched, whatever its formatting
+        for (const name of names) manifest.dependencies[name] = `^${version}`;
         return `${JSON.stringify(manifest, null, 2)}\n`;
       });
     // The plugin version a YAML program pins (`options: version: x`) is the frontdoor plugin's.
