@@ -59,7 +59,8 @@ export function buildSchema(version: string): Spec {
       // respectSchemaVersion: the Go SDK then asks the engine for the plugin of this version (with a go
       // section, supportPack alone leaves it unversioned and the state records no provider version).
       go: { importBasePath: `${goModulePath()}/${PACKAGE}`, respectSchemaVersion: true },
-      python: { packageName: "pulumi_frontdoor" },
+      // pyproject: the generator then writes pyproject.toml (PEP 621 metadata the release packages), not setup.py.
+      python: { packageName: "pulumi_frontdoor", pyproject: { enabled: true } },
     },
   };
 }
