@@ -109,6 +109,12 @@ describe("a release installed from registries, as a user installs it", function 
       "--registry",
       (registry as Registry).url,
     ];
+    // A user's shell: none of the npm_config_* settings that npm exports to the scripts it runs (this
+    // suite may run under `npm test`), which would override the project's own .npmrc.
+    const userEnv = () =>
+      Object.fromEntries(
+        Object.entries(process.env).filter(([key]) => !/^npm_(config|package|lifecycle)_/i.test(key)),
+      );
 
     before(async () => {
       const reg = registry as Registry;
@@ -118,11 +124,12 @@ describe("a release installed from registries, as a user installs it", function 
         assert.equal(res.status, 404, `${name} is served before it was published`);
       }
       for (const tarball of record.npm)
-        await run("npm", ["publish", path.join(dist, tarball), ...userConfig()], { maxBuffer: BIG }).catch(
-          (error) => {
-            throw new Error(`npm publish ${tarball} failed:\n${error.stdout}\n${error.stderr}`);
-          },
-        );
+        await run("npm", ["publish", path.join(dist, tarball), ...userConfig()], {
+          maxBuffer: BIG,
+          env: userEnv(),
+        }).catch((error) => {
+          throw new Error(`npm publish ${tarball} failed:\n${error.stdout}\n${error.stderr}`);
+        });
       project = path.join(scratch, "my-infra");
       fs.mkdirSync(project);
       fs.writeFileSync(
@@ -142,7 +149,7 @@ describe("a release installed from registries, as a user installs it", function 
           `@pulumi/pulumi@${USER_PULUMI_VERSION}`,
           ...userConfig(),
         ],
-        { cwd: project, maxBuffer: BIG },
+        { cwd: project, maxBuffer: BIG, env: userEnv() },
       ).catch((error) => {
         throw new Error(`npm install by name failed:\n${error.stdout}\n${error.stderr}`);
       });

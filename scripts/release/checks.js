@@ -93,8 +93,11 @@ function checkNpm(dir, version, problems, registry) {
       problems.push(`${file}: npm would publish ${published.name}@${published.version}`);
     for (const f of needed)
       if (!published.files.includes(f)) problems.push(`${file}: npm would not publish ${f}`);
-    const stray = published.files.filter((f) => /\.(ts)$/.test(f) && !f.endsWith(".d.ts"));
-    if (stray.length) problems.push(`${file}: TypeScript sources in the package: ${stray.join(", ")}`);
+    const stray = published.files.filter(
+      (f) => (/\.ts$/.test(f) && !f.endsWith(".d.ts")) || f.startsWith("."),
+    );
+    if (stray.length)
+      problems.push(`${file}: TypeScript sources or dotfiles in the package: ${stray.join(", ")}`);
   }
   const dynamic = path.join(dir, `pulumi-frontdoor-${version}.tgz`);
   if (fs.existsSync(dynamic)) {

@@ -69,8 +69,16 @@ function buildPython(dir, out) {
   const { project } = readPyproject(dir);
   if (!project?.name || !project.version)
     throw new Error(`${dir}/pyproject.toml has no [project] name and version`);
-  const readmeFile = typeof project.readme === "string" ? path.join(dir, project.readme) : undefined;
-  const readme = readmeFile && fs.existsSync(readmeFile) ? fs.readFileSync(readmeFile, "utf8") : undefined;
+  // The generator names a README.md it does not write (Pulumi's provider repositories copy one in):
+  // where it is missing, one made of the package's description takes its place, in the sdist too
+  // (setuptools would not build an sdist whose readme is missing).
+  const readmeName = typeof project.readme === "string" ? project.readme : undefined;
+  const readmeFile = readmeName && path.join(dir, readmeName);
+  const readme = !readmeFile
+    ? undefined
+    : fs.existsSync(readmeFile)
+      ? fs.readFileSync(readmeFile, "utf8")
+      : `# ${project.name}\n\n${project.description ?? ""}\n`;
   const metadata = coreMetadata(project, readme);
   const base = `${distName(project.name)}-${project.version}`;
   const packages = importPackages(dir);
@@ -100,11 +108,11 @@ function buildPython(dir, out) {
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-sdist-"));
   try {
     const top = path.join(stage, base);
-    const sources = ["pyproject.toml", ...(readmeFile ? [path.basename(readmeFile)] : []), ...files];
-    for (const file of sources) {
+    for (const file of ["pyproject.toml", ...files]) {
       fs.mkdirSync(path.dirname(path.join(top, file)), { recursive: true });
       fs.copyFileSync(path.join(dir, file), path.join(top, file));
     }
+    if (readmeName) fs.writeFileSync(path.join(top, readmeName), readme);
     fs.writeFileSync(path.join(top, "PKG-INFO"), metadata);
     const tar = execFileSync(
       "tar",

@@ -141,7 +141,10 @@ function build(options) {
 
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
-  const npm = [npmPack(ROOT, out), npmPack(path.join(ROOT, "sdk", "native", "nodejs", "bin"), out)];
+  const nativeDir = path.join(ROOT, "sdk", "native", "nodejs", "bin");
+  // The stamp build-nodejs.js leaves beside the built SDK says what it was built from: not for users.
+  fs.writeFileSync(path.join(nativeDir, ".npmignore"), ".generated-from\n");
+  const npm = [npmPack(ROOT, out), npmPack(nativeDir, out)];
   const standin = pluginArchives(options);
   const go = writeGoProxy({
     moduleDir: path.join(ROOT, "sdk", "native", "go"),

@@ -7,6 +7,7 @@
 // token is written for the npm commands that publish and install.
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "./index";
 
@@ -25,6 +26,18 @@ export function registryInstalled(): boolean {
   return Boolean(require(path.join(VERDACCIO_DIR, "install.js")).installed());
 }
 
+/**
+ * Where the packages passed through from the npm registry are kept between runs (the peers' cache
+ * folder): Verdaccio then answers for them without asking upstream again, which otherwise costs
+ * about a second per package (it fetches the whole document of each). The packages under test are
+ * stored per run, under the run's own folder (`storage` of their package section).
+ */
+const PASSED_THROUGH = path.join(
+  process.env.FRONTDOOR_PEERS_CACHE ||
+    path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-frontdoor-peers"),
+  "verdaccio-storage",
+);
+
 /** The npm registry the other packages come through from (npm's configured one, as for `npm ci`). */
 const UPSTREAM = process.env.npm_config_registry || "https://registry.npmjs.org/";
 
@@ -33,23 +46,27 @@ const UPSTREAM = process.env.npm_config_registry || "https://registry.npmjs.org/
  * published to it, and registers a publishing user.
  */
 export async function startRegistry(dir: string, own: string[]): Promise<Registry> {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(path.join(dir, "own"), { recursive: true });
+  fs.mkdirSync(PASSED_THROUGH, { recursive: true });
   const config = path.join(dir, "config.yaml");
   fs.writeFileSync(
     config,
     [
-      `storage: ${JSON.stringify(path.join(dir, "storage"))}`,
+      `storage: ${JSON.stringify(PASSED_THROUGH)}`,
       "auth:",
       "  htpasswd:",
       `    file: ${JSON.stringify(path.join(dir, "htpasswd"))}`,
       "    max_users: 1",
-      `uplinks: { npmjs: { url: ${JSON.stringify(UPSTREAM)}, cache: false } }`,
+      // Passed-through documents count as fresh for a week (they only gain versions).
+      `uplinks: { npmjs: { url: ${JSON.stringify(UPSTREAM)}, cache: true, maxage: 7d } }`,
       "packages:",
-      // No `proxy` for the packages under test: not found until published, never fetched elsewhere.
+      // No `proxy` for the packages under test: not found until published, never fetched elsewhere;
+      // stored in this run's folder (a path relative to the main storage).
       ...own.flatMap((name) => [
         `  ${JSON.stringify(name)}:`,
         "    access: $all",
         "    publish: $authenticated",
+        `    storage: ${JSON.stringify(path.relative(PASSED_THROUGH, path.join(dir, "own")))}`,
       ]),
       "  '**':",
       "    access: $all",
