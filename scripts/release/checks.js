@@ -189,6 +189,10 @@ function checkPython(dir, version, python, problems) {
   const { wheel, sdist, project } = python;
   for (const file of [wheel, sdist])
     if (!fs.existsSync(path.join(dir, file))) return problems.push(`${file} is missing`);
+  // Python spells pre-releases its own way (PEP 440: 1.2.3-rc.1 is 1.2.3rc1): the release part must agree.
+  const release = version.split(/[-+]/)[0];
+  if (version === release ? project.version !== version : !project.version.startsWith(release))
+    problems.push(`${wheel}: Python version ${project.version} is not release ${version}`);
   const base = wheel.replace(/-py3-none-any\.whl$/, "");
   const metadata = fromZip(path.join(dir, wheel), `${base}.dist-info/METADATA`).toString();
   if (!metadata.includes(`\nVersion: ${project.version}\n`))
