@@ -18,7 +18,7 @@ const { setVersion, checkVersion } = release("version.js");
 const { writeZip } = release("zip.js");
 const { writeGoProxy } = release("goproxy.js");
 const { writeSums, checkSums, checkPlugins } = release("checks.js");
-const { parseArgs } = release("release.js");
+const { parseArgs, pluginBinariesAvailable } = release("release.js");
 const { releaseText } = release("notes.js");
 const { buildPython } = release("python.js");
 
@@ -106,6 +106,22 @@ Intro.
         assert.throws(() => checkVersion(bad), /semantic/);
       assert.equal(parseArgs(["v1.2.3"]).version, "1.2.3");
       assert.throws(() => parseArgs([]), /usage/);
+      // --build-only builds what package.json says, nothing else.
+      assert.throws(
+        () => parseArgs(["--build-only", "99.0.0"]),
+        /--build-only builds package\.json's version/,
+      );
+    });
+
+    it("is not released without the plugin binaries' script, unless the stand-in is asked for (tests)", () => {
+      const missing = path.join(tempDir("frontdoor-nobinaries-"), "plugin-binaries.js");
+      assert.throws(
+        () => pluginBinariesAvailable({ standin: false }, missing),
+        /plugin-binaries\.js is missing: .*Refusing to release without them/,
+      );
+      assert.equal(pluginBinariesAvailable({ standin: true }, missing), false);
+      fs.writeFileSync(missing, "");
+      assert.equal(pluginBinariesAvailable({ standin: false }, missing), true);
     });
 
     it("is set in package.json, the lockfile, the programs' dependencies and pinned plugin versions, and README's Install section", () => {

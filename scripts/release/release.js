@@ -88,18 +88,26 @@ function npmPack(dir, out) {
   return JSON.parse(json.slice(json.indexOf("[")))[0].filename;
 }
 
+/**
+ * Whether the plugin binaries' script is there (true), or the stand-in is asked for (false); throws
+ * otherwise, before the release changes or builds anything.
+ */
+function pluginBinariesAvailable(options, script = PLUGIN_BINARIES) {
+  if (fs.existsSync(script)) return true;
+  if (options.standin) return false;
+  throw new Error(
+    `${path.relative(ROOT, script)} is missing: it builds the self-contained plugin binaries a ` +
+      "release ships (issue 29, items 1-2). Refusing to release without them.",
+  );
+}
+
 function pluginArchives(options) {
-  if (fs.existsSync(PLUGIN_BINARIES)) {
+  if (pluginBinariesAvailable(options)) {
     const args = [PLUGIN_BINARIES, "--version", options.version, "--out", options.out];
     if (options.platforms) args.push("--platforms", options.platforms);
     run(process.execPath, args);
     return false;
   }
-  if (!options.standin)
-    throw new Error(
-      `${path.relative(ROOT, PLUGIN_BINARIES)} is missing: it builds the self-contained plugin binaries a ` +
-        "release ships (issue 29, items 1-2). Refusing to release without them.",
-    );
   log("!!! STAND-IN: no plugin binaries script; the launcher tarball takes their place (tests only)");
   run(process.execPath, [path.join(ROOT, "scripts", "plugin.js"), "package"]);
   const made = path.join(ROOT, "dist", `pulumi-resource-frontdoor-v${options.version}.tgz`);
@@ -181,6 +189,7 @@ function build(options) {
 }
 
 function release(options) {
+  pluginBinariesAvailable(options);
   if (!options.buildOnly) prepare(options);
   return build(options);
 }
@@ -193,4 +202,4 @@ if (require.main === module) {
     process.exit(1);
   }
 }
-module.exports = { release, prepare, build, parseArgs };
+module.exports = { release, prepare, build, parseArgs, pluginBinariesAvailable };
