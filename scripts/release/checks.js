@@ -54,8 +54,10 @@ function fromZip(archive, member) {
 }
 
 /** `npm publish --dry-run --json` of a tarball: the name, version and files npm would publish. */
-function dryRun(tarball, registry) {
-  const args = ["publish", "--dry-run", "--json", "--ignore-scripts", tarball];
+function dryRun(tarball, registry, version) {
+  // npm refuses a pre-release without a dist-tag; the workflow publishes those as `next`.
+  const tag = version.includes("-") ? "next" : "latest";
+  const args = ["publish", "--dry-run", "--json", "--ignore-scripts", "--tag", tag, tarball];
   if (registry) args.push("--registry", registry);
   const out = execFileSync("npm", args, {
     encoding: "utf8",
@@ -88,7 +90,7 @@ function checkNpm(dir, version, problems, registry) {
       problems.push(`${file} is missing`);
       continue;
     }
-    const published = dryRun(path.join(dir, file), registry);
+    const published = dryRun(path.join(dir, file), registry, version);
     if (published.name !== name || published.version !== version)
       problems.push(`${file}: npm would publish ${published.name}@${published.version}`);
     for (const f of needed)
