@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { CONFIG_KEYS } from "./config";
 import { functionDefinitions } from "./functions";
 import { PACKAGE } from "./packageName";
+import { goModulePath, projectRepository } from "./repository";
 import type { ResourceDefinition } from "./resource";
 import { resourceDefinitions } from "./resources/all";
 import { deref, type JsonSchema, jsonSchema, variants } from "./shape";
@@ -51,6 +52,9 @@ export function buildSchema(version: string): Spec {
     description: packageDescription(),
     keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
     license: "Apache-2.0",
+    // Into each SDK's package metadata (npm's repository, which provenance checks, and Python's URLs).
+    repository: projectRepository().url,
+    homepage: projectRepository().url,
     config: { variables: configVariables() },
     // The explicit provider resource (`new frontdoor.Provider(...)`, `pulumi:providers:frontdoor`): its
     // inputs are the same settings, so a program can hold one provider per controller or frontdoor.
@@ -63,13 +67,15 @@ export function buildSchema(version: string): Spec {
     meta: { supportPack: true },
     // The SDKs generated from this schema (sdk/native/*, `npm run sdks`) are for the plugin; the
     // dynamic provider's TypeScript SDK keeps the npm name pulumi-frontdoor, so the plugin's takes
-    // another. The Go module has no public home yet: programs use it through a `replace`.
+    // another. The Go module's path derives from package.json's repository (provider/repository.ts); the
+    // release publishes it there, at the tag sdk/go/v<version>.
     language: {
       nodejs: { packageName: "pulumi-frontdoor-native" },
       // respectSchemaVersion: the Go SDK then asks the engine for the plugin of this version (with a go
       // section, supportPack alone leaves it unversioned and the state records no provider version).
-      go: { importBasePath: "frontdoor.local/sdk/go/frontdoor", respectSchemaVersion: true },
-      python: { packageName: "pulumi_frontdoor" },
+      go: { importBasePath: `${goModulePath()}/${PACKAGE}`, respectSchemaVersion: true },
+      // pyproject: the generator then writes pyproject.toml (PEP 621 metadata the release packages), not setup.py.
+      python: { packageName: "pulumi_frontdoor", pyproject: { enabled: true } },
     },
   };
 }

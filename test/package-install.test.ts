@@ -72,6 +72,7 @@ describe("the packed package installed in a new project", function () {
     for (const needed of [
       "package.json",
       "README.md",
+      "LICENSE",
       "schema.json",
       "bin/sdk/index.js",
       "bin/sdk/index.d.ts",
@@ -86,7 +87,7 @@ describe("the packed package installed in a new project", function () {
     // npm packs a folder's README with the folder's package.json: mock/README.md says what the mock is.
     const stray = files.filter(
       (f) =>
-        !/^(package\.json|README\.md|schema\.json|mock\/(package\.json|README\.md))$/.test(f) &&
+        !/^(package\.json|README\.md|LICENSE|schema\.json|mock\/(package\.json|README\.md))$/.test(f) &&
         !/^bin\/(provider|sdk|mock|plugin)\//.test(f),
     );
     assert.deepEqual(stray, [], "files outside the package's surface");

@@ -3,7 +3,7 @@ module frontdoor.local/examples/go-edge
 go 1.25.11
 
 require (
-	frontdoor.local/sdk/go v0.0.0
+	github.com/pulumi-frontdoor/pulumi-frontdoor/sdk/go v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -119,5 +119,6 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The plugin's Go SDK, generated into this repository (npm run sdks); it has no public home yet.
-replace frontdoor.local/sdk/go => ../../sdk/native/go
+// The plugin's Go SDK at its module path (a release publishes it: README, Install); inside this
+// repository the example builds against the one generated into sdk/native/go (npm run sdks).
+replace github.com/pulumi-frontdoor/pulumi-frontdoor/sdk/go => ../../sdk/native/go

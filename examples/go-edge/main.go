@@ -8,7 +8,7 @@
 package main
 
 import (
-	"frontdoor.local/sdk/go/frontdoor"
+	"github.com/pulumi-frontdoor/pulumi-frontdoor/sdk/go/frontdoor"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

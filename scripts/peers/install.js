@@ -13,6 +13,7 @@
 //                                 `pulumi import --out x.ts` (scripts/sdkgen/programgen); also linked
 //                                 as .peers/programgen/pulumi-language-nodejs, the name the CLI runs
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
+// and, with npm (no Go needed), Verdaccio, an npm registry server (scripts/peers/verdaccio).
 // Then it generates the plugin's SDKs into sdk/native with the generator (scripts/sdks/generate.js).
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
@@ -196,6 +197,8 @@ function link(target, at) {
 }
 
 function main() {
+  const only = process.argv.slice(2);
+  if (only.length === 0 || only.includes("verdaccio")) require("./verdaccio/install.js").ensure();
   const go = goVersion();
   if (!go) {
     const message =
@@ -211,7 +214,6 @@ function main() {
   }
   log(`${go}; cache ${cacheRoot}`);
   fs.mkdirSync(binDir, { recursive: true });
-  const only = process.argv.slice(2);
   for (const peer of peers) if (only.length === 0 || only.includes(peer.name)) build(peer, go);
   const plugin = path.join(binDir, "pulumi-resource-pulumi-nodejs");
   fs.writeFileSync(plugin, DYNAMIC_PROVIDER_PLUGIN, { mode: 0o755 });

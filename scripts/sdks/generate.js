@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run sdks`: the plugin's SDKs from schema.json, with Pulumi's own code generators:
 //   sdk/native/nodejs   the Node.js SDK (npm package pulumi-frontdoor-native; built by build-nodejs.js)
-//   sdk/native/go       the Go SDK module (frontdoor.local/sdk/go; Go programs use it through a replace)
+//   sdk/native/go       the Go SDK module (github.com/<repository>/sdk/go from package.json; in this
+//                       repository Go programs use it through a replace; a release publishes it)
 //   sdk/native/python   the Python SDK (package pulumi_frontdoor; byte-compiled here, never run: no PyPI)
 // sdk/native/ is a build product, not in git: `npm run peers` ends by calling ensure(), and the tests
 // that need the SDKs call it through useNativeSdks() (test/support/fixtures.ts). ensure() regenerates

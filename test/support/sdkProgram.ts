@@ -7,6 +7,7 @@
 // back; destroy; every secret value used (config, the provider-made enrollment JWT) looked for in
 // `pulumi stack export` and in everything the CLI printed.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { type MockServer, startMockServer } from "../../mock/server";
 import type { CliResult, CliStack } from "../peers/cli";
@@ -117,7 +118,8 @@ export function describeSdkProgram(program: SdkProgram): void {
         assert.equal(byName(name)?.type, `frontdoor:index:${kind}`, `${name} in the state`);
       const provider = resources.find((r) => r.type === "pulumi:providers:frontdoor");
       assert.ok(provider, "no frontdoor provider in the state");
-      assert.equal(provider.inputs.version, "0.1.0");
+      const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+      assert.equal(provider.inputs.version, version, "the plugin version the SDK asks for (the release's)");
 
       // The Frontdoor kind went to the mock: one POST with the declared body (secret redacted in the log).
       const ssoId = String(byName("corp-sso").id).split("/").pop() as string;
