@@ -398,8 +398,8 @@ const sensitivePosture: Rule = {
 const enrollmentExpiry: Rule = {
   name: "frontdoor-enrollment-expiry",
   description:
-    "Enrollments expire, within a bound: no identity enrollment re-issued whenever it expires, none " +
-    "lasting longer than maxEnrollmentMinutes.",
+    "Enrollments expire, within a bound: no identity enrollment re-issued whenever it expires (it never " +
+    "lapses), none re-issued for longer than maxEnrollmentMinutes.",
   enforcementLevel: "mandatory",
   config: {
     maxEnrollmentMinutes: {
@@ -417,42 +417,26 @@ const enrollmentExpiry: Rule = {
   check(resources, config) {
     const out: Violation[] = [];
     const max = config.maxEnrollmentMinutes;
-    for (const r of resources.filter((x) => x.kind === "Identity" || x.kind === "EdgeRouter")) {
-      if (r.kind === "Identity" && r.props.enrollment) {
-        if (r.props.reissueExpiredEnrollment === true && !config.allowReissueExpiredEnrollment)
-          out.push(
-            at(
-              r,
-              "reissueExpiredEnrollment",
-              "re-issues the enrollment whenever it expires, so it never lapses",
-              "remove it (re-issue on purpose with reEnrollmentTrigger) or set allowReissueExpiredEnrollment in the pack config",
-            ),
-          );
-        const minutes = r.props.enrollmentMinutes;
-        if (typeof minutes === "number" && minutes > max)
-          out.push(
-            at(
-              r,
-              "enrollmentMinutes",
-              `${minutes} minutes is longer than the bound of ${max}`,
-              `set enrollmentMinutes to at most ${max}`,
-            ),
-          );
-      }
-      // An existing enrollment: its expiry is in the state.
-      const expiresAt = r.props.enrollmentExpiresAt;
-      if (typeof expiresAt === "string" && known(expiresAt)) {
-        const left = (Date.parse(expiresAt) - Date.now()) / 60_000;
-        if (left > max)
-          out.push(
-            at(
-              r,
-              "enrollmentExpiresAt",
-              `the pending enrollment expires at ${expiresAt}, more than ${max} minutes from now`,
-              "re-issue it with a shorter lifetime (reEnrollmentTrigger with enrollmentMinutes within the bound)",
-            ),
-          );
-      }
+    for (const r of of(resources, "Identity").filter((x) => x.props.enrollment)) {
+      if (r.props.reissueExpiredEnrollment === true && !config.allowReissueExpiredEnrollment)
+        out.push(
+          at(
+            r,
+            "reissueExpiredEnrollment",
+            "re-issues the enrollment whenever it expires, so it never lapses",
+            "remove it (re-issue on purpose with reEnrollmentTrigger) or set allowReissueExpiredEnrollment in the pack config",
+          ),
+        );
+      const minutes = r.props.enrollmentMinutes;
+      if (typeof minutes === "number" && minutes > max)
+        out.push(
+          at(
+            r,
+            "enrollmentMinutes",
+            `${minutes} minutes is longer than the bound of ${max}`,
+            `set enrollmentMinutes to at most ${max}`,
+          ),
+        );
     }
     return out;
   },
@@ -521,10 +505,8 @@ const jwksHttps: Rule = {
 /** How long the service signs a certificate request for (specs: a frontdoor's CA signs for 365 days). */
 export const SIGNED_CSR_DAYS = 365;
 
-/** The validity in days of a client certificate: from the state, the uploaded PEM, or the CSR rule. */
+/** The validity in days of a client certificate: the uploaded PEM's, or the service's for a CSR. */
 function certificateDays(props: Record<string, any>): number | undefined {
-  if (known(props.notBefore) && known(props.notAfter) && props.notBefore && props.notAfter)
-    return (Date.parse(props.notAfter) - Date.parse(props.notBefore)) / DAY_MS;
   const value = props.value;
   if (typeof value !== "string" || !known(value)) return undefined;
   if (/-----BEGIN (NEW )?CERTIFICATE REQUEST-----/.test(value)) return SIGNED_CSR_DAYS;
@@ -570,7 +552,7 @@ const tokenValidity: Rule = {
   name: "frontdoor-request-token-validity",
   description:
     "A certificate request token is usable for at most maxTokenDays (known once the service made it: " +
-    "its expiry is not an input).",
+    "its expiry is not an input, so the rule reads the stack's state).",
   enforcementLevel: "mandatory",
   config: {
     maxTokenDays: {
@@ -579,7 +561,8 @@ const tokenValidity: Rule = {
       description: "Longest time a certificate request token stays usable, in days.",
     },
   },
-  scope: "resource",
+  // Its expiry is an output: only a stack policy sees outputs (a resource policy sees the inputs).
+  scope: "stack",
   check(resources, config) {
     const out: Violation[] = [];
     for (const r of of(resources, "CertificateRequestToken")) {

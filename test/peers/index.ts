@@ -16,6 +16,7 @@ export type PeerName =
   | "pulumi"
   | "pulumi-language-nodejs"
   | "pulumi-resource-pulumi-nodejs"
+  | "pulumi-analyzer-policy"
   | "pulumi-language-yaml"
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen"
