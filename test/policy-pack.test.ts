@@ -13,12 +13,13 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { testCa } from "./edge-support";
 import { selfSignedPem } from "./frontdoor-pki";
 import { type CliResult, type CliStack, cliStack } from "./peers/cli";
-import { requirePeers } from "./peers/index";
-import { mockConfig } from "./support/engine";
-import { assertPluginBuilt, pluginStack } from "./support/plugin";
+import { PEERS_BIN, requirePeers } from "./peers/index";
+import { cliSettings, mockConfig } from "./support/engine";
+import { assertPluginBuilt, PLUGIN_BIN, pluginStack } from "./support/plugin";
 import { installPolicyPack, POLICY_PACK } from "./support/policyPack";
 
 const PROGRAMS = path.join(__dirname, "programs");
+const API_KEY = "policy-pack-api-key-0123456789";
 
 /** What each rule must say about the violating program: the rule, and the message's start. */
 type Expected = [rule: string, message: string][];
@@ -111,6 +112,8 @@ describe("Real Pulumi CLI: the policy pack (pulumi preview --policy-pack)", func
   let mock: MockServer;
   let scratch: string;
   let packConfig: string;
+  /** First on PATH: the peers' Node.js host plus the RPC that runs policy packs (see its header). */
+  let hostBin: string;
   const stacks: CliStack[] = [];
   const ca = testCa("policy-pack-ca");
   const longCert = selfSignedPem("policy-pack-long", 800);
@@ -122,6 +125,14 @@ describe("Real Pulumi CLI: the policy pack (pulumi preview --policy-pack)", func
     installPolicyPack();
     mock = await startMockServer();
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "policy-pack-"));
+    hostBin = path.join(scratch, "bin");
+    fs.mkdirSync(hostBin);
+    const host = path.join(__dirname, "support", "policyLanguageHost.js");
+    fs.writeFileSync(
+      path.join(hostBin, "pulumi-language-nodejs"),
+      `#!/bin/sh\nexec "${process.execPath}" "${host}" "$@"\n`,
+      { mode: 0o755 },
+    );
     // The pack's config: a rule's own settings (the mock's tokens last 7 days) and a level changed.
     packConfig = path.join(scratch, "policy-config.json");
     fs.writeFileSync(
@@ -171,15 +182,17 @@ describe("Real Pulumi CLI: the policy pack (pulumi preview --policy-pack)", func
   });
 
   it("TypeScript, dynamic provider: every rule fails on the violating stack, and the fixed one passes", async () => {
+    const settings = cliSettings(mockConfig(mock));
     const stack = await cliStack(path.join(PROGRAMS, "policy-pack"), {
       config: {
-        ...mockConfig(mock),
+        ...settings.config,
         prefix: "pp-ts",
         caCertPem: ca.certPem,
         longCertPem: longCert,
         shortCertPem: shortCert,
       },
-      secretConfig: { apiKey: "policy-pack-api-key-0123456789" },
+      secretConfig: { ...settings.secretConfig, apiKey: API_KEY },
+      env: { PATH: [hostBin, PEERS_BIN, process.env.PATH].join(path.delimiter) },
     });
     stacks.push(stack);
     await stack.ok(["up", "--yes", "--skip-preview"]);
@@ -189,9 +202,11 @@ describe("Real Pulumi CLI: the policy pack (pulumi preview --policy-pack)", func
   });
 
   it("YAML, provider plugin: every rule a preview can judge fails on the violating program, and the fixed one passes", async () => {
+    const api = cliSettings(mockConfig(mock));
     const settings = {
-      config: { ...mockConfig(mock), prefix: "pp-yaml", caCertPem: ca.certPem, certPem: longCert },
-      secretConfig: { apiKey: "policy-pack-api-key-0123456789" },
+      config: { ...api.config, prefix: "pp-yaml", caCertPem: ca.certPem, certPem: longCert },
+      secretConfig: { ...api.secretConfig, apiKey: API_KEY },
+      env: { PATH: [hostBin, PLUGIN_BIN, PEERS_BIN, process.env.PATH].join(path.delimiter) },
     };
     const violating = await pluginStack(path.join(PROGRAMS, "policy-pack-yaml", "violating"), settings);
     stacks.push(violating);

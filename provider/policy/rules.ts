@@ -384,7 +384,8 @@ const sensitivePosture: Rule = {
       at(
         policy,
         "postureCheckRoles",
-        `lets ${who.join(", ")} dial sensitive Service "${service}" without posture checks (it selects no ` +
+        // The stack's identities by name, then the one standing for all others.
+        `lets ${who.sort((a, b) => Number(a === OUTSIDE_IDENTITY.name) - Number(b === OUTSIDE_IDENTITY.name) || a.localeCompare(b)).join(", ")} dial sensitive Service "${service}" without posture checks (it selects no ` +
           "PostureCheck of the stack)",
         "give the policy postureCheckRoles that select a PostureCheck of the stack",
       ),
