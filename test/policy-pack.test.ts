@@ -120,7 +120,7 @@ describe("Real Pulumi CLI: the policy pack (pulumi preview --policy-pack)", func
   const shortCert = selfSignedPem("policy-pack-short", 90);
 
   before(async function () {
-    requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-language-yaml", "pulumi-analyzer-policy");
+    requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-language-yaml");
     assertPluginBuilt();
     installPolicyPack();
     mock = await startMockServer();

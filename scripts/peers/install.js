@@ -126,14 +126,6 @@ const DYNAMIC_PROVIDER_PLUGIN = `#!/bin/sh
 exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")')" "$@"
 `;
 
-// The engine starts `pulumi-analyzer-policy` from PATH in a Node.js policy pack's folder (the CLI's
-// release archive ships this script; a CLI built from source has none): it runs the pack's own
-// @pulumi/pulumi/cmd/run-policy-pack.
-const POLICY_ANALYZER_PLUGIN = `#!/bin/sh
-# The policy-pack analyzer plugin: @pulumi/pulumi's policy host, from the pack's node_modules.
-exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")')" "$@"
-`;
-
 function log(message) {
   process.stdout.write(`peers: ${message}\n`);
 }
@@ -223,7 +215,6 @@ function main() {
   for (const peer of peers) if (only.length === 0 || only.includes(peer.name)) build(peer, go);
   const plugin = path.join(binDir, "pulumi-resource-pulumi-nodejs");
   fs.writeFileSync(plugin, DYNAMIC_PROVIDER_PLUGIN, { mode: 0o755 });
-  fs.writeFileSync(path.join(binDir, "pulumi-analyzer-policy"), POLICY_ANALYZER_PLUGIN, { mode: 0o755 });
   fs.writeFileSync(
     path.join(root, ".peers", "versions.json"),
     `${JSON.stringify(Object.fromEntries(peers.map((p) => [p.name, p.version])), null, 2)}\n`,

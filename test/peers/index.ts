@@ -16,7 +16,6 @@ export type PeerName =
   | "pulumi"
   | "pulumi-language-nodejs"
   | "pulumi-resource-pulumi-nodejs"
-  | "pulumi-analyzer-policy"
   | "pulumi-language-yaml"
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen"
