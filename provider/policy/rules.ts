@@ -324,6 +324,12 @@ function planSteps(resources: PolicyResource[]): PlanStep[] {
     });
 }
 
+/** The stack's identities by name, then the one standing for all others. */
+const stackFirst = (who: string[]) =>
+  [...who].sort(
+    (a, b) => Number(a === OUTSIDE_IDENTITY.name) - Number(b === OUTSIDE_IDENTITY.name) || a.localeCompare(b),
+  );
+
 const EMPTY: EdgeConfiguration = {
   identities: [OUTSIDE_IDENTITY],
   services: [],
@@ -384,8 +390,7 @@ const sensitivePosture: Rule = {
       at(
         policy,
         "postureCheckRoles",
-        // The stack's identities by name, then the one standing for all others.
-        `lets ${who.sort((a, b) => Number(a === OUTSIDE_IDENTITY.name) - Number(b === OUTSIDE_IDENTITY.name) || a.localeCompare(b)).join(", ")} dial sensitive Service "${service}" without posture checks (it selects no ` +
+        `lets ${stackFirst(who).join(", ")} dial sensitive Service "${service}" without posture checks (it selects no ` +
           "PostureCheck of the stack)",
         "give the policy postureCheckRoles that select a PostureCheck of the stack",
       ),
