@@ -67,7 +67,7 @@ describe("the packed package installed in a new project", function () {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds the compiled provider, SDK, mock, plugin launcher and schema, and no sources or test code besides the mock", () => {
+  it("holds the compiled provider, SDK, mock, plugin launcher, policy pack folder and schema, and no sources or test code besides the mock", () => {
     const files = packed.files;
     for (const needed of [
       "package.json",
@@ -82,12 +82,19 @@ describe("the packed package installed in a new project", function () {
       "bin/plugin/pulumi-resource-frontdoor",
       "bin/mock/cli.js",
       "mock/package.json",
+      "policy/PulumiPolicy.yaml",
+      "policy/index.js",
+      "policy/package.json",
+      "policy/package-lock.json",
+      "bin/provider/policy/index.js",
     ])
       assert.ok(files.includes(needed), `${needed} is missing from the tarball`);
     // npm packs a folder's README with the folder's package.json: mock/README.md says what the mock is.
     const stray = files.filter(
       (f) =>
         !/^(package\.json|README\.md|LICENSE|schema\.json|mock\/(package\.json|README\.md))$/.test(f) &&
+        // The policy pack's folder (docs/guides/policy-pack.md): its rules are in bin/provider/policy.
+        !/^policy\/(PulumiPolicy\.yaml|index\.js|package(-lock)?\.json)$/.test(f) &&
         !/^bin\/(provider|sdk|mock|plugin)\//.test(f),
     );
     assert.deepEqual(stray, [], "files outside the package's surface");

@@ -11,7 +11,7 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { requirePeers } from "./peers";
 import { cliStack } from "./peers/cli";
 import { type RealController, realEdgeConfig, startController } from "./peers/controller";
-import { mockConfig } from "./support/engine";
+import { cliSettings, mockConfig } from "./support/engine";
 import { createUserProject, packPackage, templateTsconfig, USER_PULUMI_VERSION } from "./support/userProject";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
@@ -24,15 +24,6 @@ export const serviceId = service.id;
 export const aliceId = alice.id;
 export const nodeVersion = process.version;
 `;
-
-const SECRET_KEYS = new Set(["frontdoor:token", "frontdoor:edgePassword", "frontdoor:searchPassword"]);
-
-/** Settings as stack config, credentials as secret config. */
-function split(all: Record<string, string>) {
-  const pick = (secret: boolean) =>
-    Object.fromEntries(Object.entries(all).filter(([key]) => SECRET_KEYS.has(key) === secret));
-  return { config: pick(false), secretConfig: pick(true) };
-}
 
 describe("the packed package in a user's project under the real Pulumi CLI", function () {
   this.timeout(1_200_000);
@@ -68,7 +59,7 @@ describe("the packed package in a user's project under the real Pulumi CLI", fun
     settings: Record<string, string>,
     exists: (id: string) => Promise<boolean>,
   ) {
-    const stack = await cliStack(project, { inPlace: true, stack: stackName, ...split(settings) });
+    const stack = await cliStack(project, { inPlace: true, stack: stackName, ...cliSettings(settings) });
     try {
       await stack.ok(["up", "--yes", "--skip-preview"]);
       const outputs = JSON.parse((await stack.ok(["stack", "output", "--json"])).stdout);

@@ -21,6 +21,18 @@ export function mockConfig(mock: Pick<MockServer, "url" | "credentials" | "caPem
   };
 }
 
+const SECRET_KEYS = new Set(["frontdoor:token", "frontdoor:edgePassword", "frontdoor:searchPassword"]);
+
+/** Settings for the real CLI: the credentials as secret config (the CLI refuses them in plaintext). */
+export function cliSettings(all: Record<string, string>): {
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+} {
+  const pick = (secret: boolean) =>
+    Object.fromEntries(Object.entries(all).filter(([key]) => SECRET_KEYS.has(key) === secret));
+  return { config: pick(false), secretConfig: pick(true) };
+}
+
 /** The keys of each API's settings in mockConfig: the plain ones and the secret one. */
 const API_KEYS = {
   frontdoor: [["frontdoor:apiUrl", "frontdoor:frontdoorId"], "frontdoor:token"],
