@@ -11,6 +11,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { mockConfig } from "./support/engine";
 import { useMock } from "./support/fixtures";
+import { CONFIG_SECRETS } from "./support/oracles/secrets";
 import {
   isSecret,
   js,
@@ -96,14 +97,26 @@ describe("Provider plugin over gRPC, served in process (mock server)", function 
     const req = new provproto.CheckRequest();
     req.setUrn("urn:pulumi:dev::proj::pulumi:providers:frontdoor::other");
     req.setOlds(struct({}));
-    req.setNews(struct({ apiUrl: "ftp://example.com", token: "plain-given-token-5511", maxRetries: "many" }));
+    // Every credential of the independent table, each given in plain text.
+    const credentials = Object.fromEntries(
+      Object.keys(CONFIG_SECRETS).map((key) => [key, `plain-given-${key}-5511`]),
+    );
+    req.setNews(struct({ apiUrl: "ftp://example.com", maxRetries: "many", ...credentials }));
     const res = await plugin.call<provproto.CheckResponse>("checkConfig", req);
     const failures = res.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
-    assert.deepEqual(failures.map(([p]) => p).sort(), ["apiUrl", "maxRetries"], JSON.stringify(failures));
+    assert.ok(
+      failures.some(([p]) => p === "apiUrl") && failures.some(([p]) => p === "maxRetries"),
+      JSON.stringify(failures),
+    );
     assert.match(failures.find(([p]) => p === "apiUrl")![1], /http/);
     const inputs = js(res.getInputs());
-    assert.ok(isSecret(inputs.token), "a token given in plain text comes back secret");
+    for (const key of Object.keys(CONFIG_SECRETS))
+      assert.ok(isSecret(inputs[key]), `${key} given in plain text comes back secret`);
     assert.equal(inputs.apiUrl, "ftp://example.com");
+    assert.deepEqual(
+      plainStrings(inputs).filter((text) => text.startsWith("plain-given-")),
+      [],
+    );
     assert.deepEqual(mock.log, []);
   });
 
@@ -248,27 +261,57 @@ describe("Provider plugin over gRPC, served in process (mock server)", function 
     assert.equal((await plugin.call<provproto.ReadResponse>("read", read)).getId(), "");
   });
 
-  it("Invoke runs a function with the configured settings; secret results are marked", async () => {
-    const req = new provproto.InvokeRequest();
-    req.setTok("frontdoor:index:getAuthPolicy");
-    req.setArgs(struct({ id: "default" }));
-    const res = await plugin.call<provproto.InvokeResponse>("invoke", req);
-    const result = js(res.getReturn());
-    assert.equal(result.id, "default");
-    assert.equal(result.name, "Default");
+  it("Invoke runs a function with the configured settings; secret results are marked, all of them for secret arguments", async () => {
+    const invoke = async (tok: string, args: Record<string, unknown>) => {
+      const req = new provproto.InvokeRequest();
+      req.setTok(tok);
+      req.setArgs(struct(args));
+      return js((await plugin.call<provproto.InvokeResponse>("invoke", req)).getReturn());
+    };
+    const policy = await invoke("frontdoor:index:getAuthPolicy", { id: "default" });
+    assert.equal(policy.id, "default");
+    assert.equal(policy.name, "Default");
+    assert.deepEqual(plainStrings(policy).length > 0, true, "nothing secret: the answer is plain");
 
-    const token = new provproto.InvokeRequest();
-    token.setTok("frontdoor:index:getIdentities");
-    token.setArgs(struct({ filter: 'name = "nobody-here"' }));
+    // An identity with an ott enrollment: its JWT and token are secret results (the table's).
+    const name = "plugin-invoke-laptop";
+    const check = new provproto.CheckRequest();
+    check.setUrn(URN("Identity", "laptop"));
+    check.setOlds(struct({}));
+    check.setNews(struct({ name, enrollment: { ott: true } }));
+    const create = new provproto.CreateRequest();
+    create.setUrn(URN("Identity", "laptop"));
+    create.setProperties((await plugin.call<provproto.CheckResponse>("check", check)).getInputs());
+    const made = await plugin.call<provproto.CreateResponse>("create", create);
+    const found = await invoke("frontdoor:index:getIdentity", { name });
+    assert.equal(found.name, name, "the name is plain");
+    assert.ok(isSecret(found.enrollmentJwt) && typeof found.enrollmentJwt.value === "string");
+    assert.ok(isSecret(found.enrollmentToken));
+    const listed = await invoke("frontdoor:index:getIdentities", { filter: `name = "${name}"` });
+    assert.ok(isSecret(listed.items[0].enrollmentJwt), "a list's items too");
+    // A secret argument makes every result secret (as Pulumi's own providers do).
+    const hidden = await invoke("frontdoor:index:getIdentity", { name: secret(name) });
     assert.deepEqual(
-      js((await plugin.call<provproto.InvokeResponse>("invoke", token)).getReturn()).items,
+      Object.entries(hidden)
+        .filter(([, v]) => v !== null && !isSecret(v)) // a null carries nothing to hide
+        .map(([k]) => k),
       [],
     );
+    assert.equal(hidden.name.value, name);
+    const remove = new provproto.DeleteRequest();
+    remove.setId(made.getId());
+    remove.setUrn(URN("Identity", "laptop"));
+    remove.setProperties(made.getProperties());
+    await plugin.call("delete", remove);
 
-    const unknown = new provproto.InvokeRequest();
-    unknown.setTok("frontdoor:index:getNothing");
-    unknown.setArgs(struct({}));
-    await assert.rejects(plugin.call("invoke", unknown), /unknown function frontdoor:index:getNothing/);
+    assert.deepEqual(
+      (await invoke("frontdoor:index:getIdentities", { filter: 'name = "nobody-here"' })).items,
+      [],
+    );
+    await assert.rejects(
+      invoke("frontdoor:index:getNothing", {}),
+      /unknown function frontdoor:index:getNothing/,
+    );
   });
 
   it("names an unknown resource type", async () => {
