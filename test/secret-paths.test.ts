@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { readState, runHarness } from "../harness";
 import type { CliResult } from "./peers/cli";
-import { requirePeers } from "./peers/index";
+import { PEERS_BIN, requirePeers } from "./peers/index";
 import { apiConfig, mockConfig } from "./support/engine";
 import { useMock, useTempDir } from "./support/fixtures";
 import { findLeaks, serverSecrets } from "./support/oracles/leaks";
@@ -130,7 +130,7 @@ describe("secrets through every path: the provider plugin (real CLI, YAML)", fun
     const stack = await pluginStack(programDir, {
       config,
       secretConfig,
-      env: { FRONTDOOR_DEBUG: "1", PATH: `${launcherDir}${path.delimiter}${process.env.PATH}` },
+      env: { FRONTDOOR_DEBUG: "1", PATH: [launcherDir, PEERS_BIN, process.env.PATH].join(path.delimiter) },
     });
     const outputs: CliResult[] = [];
     try {

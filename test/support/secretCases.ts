@@ -129,12 +129,12 @@ export async function prepareSecretCases(mock: MockServer, prefix: string): Prom
     ],
     invokes: [
       { name: "enrolled", fn: "enrollIdentity", args: { jwt: enrollee.enrollment.ott.jwt } },
-      { name: "identity", fn: "getIdentity", args: { name: lookedUp } },
-      { name: "identities", fn: "getIdentities", args: { filter: `name = "${lookedUp}"` } },
-      { name: "router", fn: "getEdgeRouter", args: { name: `${prefix}-found-router` } },
-      { name: "routers", fn: "getEdgeRouters", args: { filter: `name = "${prefix}-found-router"` } },
-      { name: "ca", fn: "getCa", args: { name: `${prefix}-found-ca` } },
-      { name: "cas", fn: "getCas", args: { filter: `name = "${prefix}-found-ca"` } },
+      { name: "foundIdentity", fn: "getIdentity", args: { name: lookedUp } },
+      { name: "foundIdentities", fn: "getIdentities", args: { filter: `name = "${lookedUp}"` } },
+      { name: "foundRouter", fn: "getEdgeRouter", args: { name: `${prefix}-found-router` } },
+      { name: "foundRouters", fn: "getEdgeRouters", args: { filter: `name = "${prefix}-found-router"` } },
+      { name: "foundCa", fn: "getCa", args: { name: `${prefix}-found-ca` } },
+      { name: "foundCas", fn: "getCas", args: { filter: `name = "${prefix}-found-ca"` } },
     ],
     given: [
       { label: "given data.client_secret", value: clientSecret },
