@@ -43,6 +43,8 @@ export function strayRejection(err: unknown): string {
   return `pulumi-resource-frontdoor: unhandled: ${(err as Error)?.message ?? err}\n`;
 }
 
+// Stryker disable all: this runs only when the file is the process's entry (bin/plugin), never in the
+// test process where mutation testing switches mutants on; test/plugin.test.ts and the CLI suites run it.
 if (require.main === module) {
   process.on("unhandledRejection", (err) => process.stderr.write(strayRejection(err)));
   const io: PluginIo = {
@@ -54,3 +56,4 @@ if (require.main === module) {
     if (code !== 0) process.exit(code);
   });
 }
+// Stryker restore all
