@@ -24,6 +24,10 @@ export default {
   mochaOptions: { "no-config": true, require: ["ts-node/register"], extension: ["ts"], spec: group.tests },
   mutate: group.mutate,
   coverageAnalysis: "perTest",
+  // A static mutant (module-level code: a zod schema's text, a constant) reloads every test file for
+  // each run: about a minute each on this machine. A group may leave them out (groups.json
+  // `ignoreStatic`); test/mutation/README.md says which and why.
+  ignoreStatic: group.ignoreStatic === true,
   // What the tests need, nothing of the peers or the benchmarks.
   ignorePatterns: ["bench", ".peers", "bin", "reports", ".stryker-tmp", "examples/**/node_modules"],
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),

@@ -60,8 +60,13 @@ const keyOf = (file, m) =>
 const rows = [];
 const survivors = [];
 for (const group of config.groups) {
-  const reportFile = path.join(ROOT, "reports", "mutation", `${group.name}.json`);
-  if (!fs.existsSync(reportFile)) continue;
+  // This run's report, or for a group not run now its committed incremental results (the same
+  // format): report.md keeps every group's rows when only some groups ran.
+  const reportFile = [
+    path.join(ROOT, "reports", "mutation", `${group.name}.json`),
+    path.join(DIR, "incremental", `${group.name}.json`),
+  ].find((file) => fs.existsSync(file));
+  if (!reportFile) continue;
   const report = JSON.parse(fs.readFileSync(reportFile, "utf8"));
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const count = (status) => mutants.filter((m) => m.status === status).length;
@@ -77,6 +82,8 @@ for (const group of config.groups) {
       // a group listed in its `"unenforced"` (groups.json).
       enforced: group.enforce !== false && !(group.unenforced ?? []).includes(file),
       total: mutants.length,
+      // Static mutants a group leaves out (groups.json `ignoreStatic`): in no score.
+      ignored: count("Ignored"),
       killed,
       survived: survived.length,
       explained: explained.length,
@@ -106,11 +113,11 @@ const lines = [
   "",
   `Threshold: ${config.threshold}% per module.`,
   "",
-  "| module | group | mutants | killed | survived | of which equivalent | of which not reachable | score | enforced |",
-  "|---|---|---|---|---|---|---|---|---|",
+  "| module | group | mutants | static, left out | killed | survived | of which equivalent | of which not reachable | score | enforced |",
+  "|---|---|---|---|---|---|---|---|---|---|",
   ...rows.map(
     (r) =>
-      `| ${r.file} | ${r.group} | ${r.total} | ${r.killed} | ${r.survived} | ${r.explained} | ${r.notReachable} | ${r.score.toFixed(1)}% | ${r.enforced ? "yes" : "no"} |`,
+      `| ${r.file} | ${r.group} | ${r.total} | ${r.ignored} | ${r.killed} | ${r.survived} | ${r.explained} | ${r.notReachable} | ${r.score.toFixed(1)}% | ${r.enforced ? "yes" : "no"} |`,
   ),
   "",
   "## Surviving mutants",

@@ -19,8 +19,18 @@ import { resourceDefinition } from "../resources";
 import * as provider from "./provider";
 import { type Path, unwrapSecrets, wrapSecrets } from "./wire";
 
-/** The package root: schema.json and package.json (bin/provider/plugin/ -> root, in the repo and the tarball). */
-export const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
+/**
+ * The package root: the nearest folder above this module with schema.json and package.json. Compiled,
+ * that is three up (bin/provider/plugin/, in the repo and the tarball); from the sources (the tests that
+ * serve the plugin in their own process, and mutation testing's sandbox) it is two up.
+ */
+export const PACKAGE_ROOT = packageRoot(__dirname);
+
+function packageRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir))
+    if (["schema.json", "package.json"].every((file) => fs.existsSync(path.join(dir, file)))) return dir;
+  throw new Error(`pulumi-resource-frontdoor: no schema.json and package.json above ${from}`);
+}
 
 export function pluginVersion(): string {
   return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")).version;
