@@ -76,7 +76,7 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     const program = path.join(repository, "frontdoor");
     fs.mkdirSync(path.join(program, "vendor"), { recursive: true });
     fs.cpSync(path.join(EXAMPLE, ".github"), path.join(repository, ".github"), { recursive: true });
-    for (const file of ["Pulumi.yaml", "Pulumi.prod.yaml", "index.ts", "package.json"])
+    for (const file of ["Pulumi.yaml", "Pulumi.prod.yaml", "index.ts", "package.json", "tsconfig.json"])
       fs.copyFileSync(path.join(EXAMPLE, file), path.join(program, file));
     // The user's own frontdoor in Pulumi.prod.yaml (here the mock's).
     const settings = path.join(program, "Pulumi.prod.yaml");
