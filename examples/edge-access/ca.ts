@@ -2,7 +2,7 @@
 // comes from the key, the validity dates are fixed and RSA PKCS#1 v1.5 signatures do not vary, so
 // every `pulumi up` computes the same certificate and the Ca resource is not replaced.
 import { createHash } from "node:crypto";
-import forge from "node-forge";
+import * as forge from "node-forge";
 
 export function selfSignedCaPem(privateKeyPem: string, commonName: string): string {
   const key = forge.pki.privateKeyFromPem(privateKeyPem) as forge.pki.rsa.PrivateKey;

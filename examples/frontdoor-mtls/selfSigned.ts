@@ -1,7 +1,7 @@
 // A self-signed certificate computed from a private key the same way on every run (fixed validity,
 // serial derived from the key, deterministic RSA signature), so re-running `up` is no change.
 import { createHash } from "node:crypto";
-import forge from "node-forge";
+import * as forge from "node-forge";
 
 export function selfSignedCertificatePem(privateKeyPem: string, commonName: string): string {
   const key = forge.pki.privateKeyFromPem(privateKeyPem) as forge.pki.rsa.PrivateKey;

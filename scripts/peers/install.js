@@ -13,6 +13,7 @@
 //                                 `pulumi import --out x.ts` (scripts/sdkgen/programgen); also linked
 //                                 as .peers/programgen/pulumi-language-nodejs, the name the CLI runs
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
+//   actionlint                    the GitHub Actions workflow linter (test/workflows-lint.test.ts)
 // and, with npm (no Go needed), Verdaccio, an npm registry server (scripts/peers/verdaccio).
 // Then it generates the plugin's SDKs into sdk/native with the generator (scripts/sdks/generate.js).
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
@@ -49,6 +50,8 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 // - programgen: the CLI writes the program of `pulumi import` through the language host's
 //   GenerateProgram, which the v3.68 Node.js host lacks ("method GenerateProgram not implemented");
 //   this host answers it with pkg/v3 v3.259.0's TypeScript generator, in the sdkgen module.
+// - actionlint v1.7.12: the newest release the module proxy serves here; a wrapper module (its go.sum
+//   pins every hash) so that `go build -mod=readonly` needs nothing but the module cache and proxy.
 // - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
 //   builds it (no wrapper module); the go.sum of the module itself pins the hashes.
 const peers = [
@@ -115,6 +118,13 @@ const peers = [
     pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
     install: true,
     ldflags: "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v1.25.0",
+    env: {},
+  },
+  {
+    name: "actionlint",
+    version: "v1.7.12",
+    pkg: "github.com/rhysd/actionlint/cmd/actionlint",
+    ldflags: "",
     env: {},
   },
 ];

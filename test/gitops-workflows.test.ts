@@ -1,0 +1,254 @@
+// The three workflow files of examples/gitops, executed: test/support/workflows.ts runs their steps in a
+// copy of a user's repository laid out as the example's README says (outside this repository, the
+// packed package installed from a vendored tarball, package-lock.json committed, `pulumi stack init
+// prod` done once), with the real Pulumi CLI on a file backend. Two setups run side by side: the mock
+// for everything, and the mock for the Frontdoor kinds with the real OpenZiti controller behind the
+// audit steps (ZITI_EDGE_URL and its CA as repository variables). The pull request's preview is
+// posted as comments and changes nothing; `up` on main applies; the nightly run is clean, then fails
+// after a change made behind Pulumi's back: an auth provider disabled through the mock's API (the
+// drift step names the property), an admin identity made on the controller (the audit names it).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { type MockServer, startMockServer } from "../mock/server";
+import { type CliStack, cliStack } from "./peers/cli";
+import { type RealController, startController } from "./peers/controller";
+import { PEERS_BIN, requirePeers } from "./peers/index";
+import { EXAMPLES } from "./support/examples";
+import { packPackage } from "./support/userProject";
+import { type JobResult, runWorkflow } from "./support/workflows";
+
+const yaml: { load(text: string): any; dump(value: unknown): string } = require("js-yaml");
+const EXAMPLE = path.join(EXAMPLES, "gitops");
+const OIDC_SECRET = "gitops-workflow-oidc-secret-5150";
+
+interface Setup {
+  name: string;
+  mock: MockServer;
+  ctrl?: RealController;
+  /** The user's repository (what actions/checkout checks out). */
+  repository: string;
+  /** The runner machine's environment. */
+  env: NodeJS.ProcessEnv;
+  secrets: Record<string, string>;
+  vars: Record<string, string>;
+  /** The CLI on the user's program, with the same backend (for what the test checks). */
+  stack: CliStack;
+  runs: number;
+}
+
+describe("GitOps workflows (examples/gitops) executed in a user's repository", function () {
+  this.timeout(1_200_000);
+  let scratch: string;
+  let ctrl: RealController | undefined;
+  const setups: Setup[] = [];
+
+  before(async function () {
+    requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", "ziti");
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-gitops-workflows-"));
+    const [packed, controller] = await Promise.all([packPackage(scratch), startController()]);
+    ctrl = controller;
+    const targets = [
+      { name: "mock", edge: undefined },
+      { name: "controller", edge: controller },
+    ];
+    setups.push(...(await Promise.all(targets.map((t) => userRepository(t.name, packed.tarball, t.edge)))));
+  });
+  after(async () => {
+    for (const setup of setups) {
+      await setup.stack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+      await setup.stack.dispose();
+      await setup.mock.close();
+    }
+    await ctrl?.stop();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The repository as the README lays it out, and the one-time `pulumi stack init prod`. */
+  async function userRepository(name: string, tarball: string, edge?: RealController): Promise<Setup> {
+    const mock = await startMockServer();
+    const root = path.join(scratch, name);
+    const repository = path.join(root, "repo");
+    const program = path.join(repository, "frontdoor");
+    fs.mkdirSync(path.join(program, "vendor"), { recursive: true });
+    fs.cpSync(path.join(EXAMPLE, ".github"), path.join(repository, ".github"), { recursive: true });
+    for (const file of ["Pulumi.yaml", "Pulumi.prod.yaml", "index.ts", "package.json", "tsconfig.json"])
+      fs.copyFileSync(path.join(EXAMPLE, file), path.join(program, file));
+    // The user's own frontdoor in Pulumi.prod.yaml (here the mock's).
+    const settings = path.join(program, "Pulumi.prod.yaml");
+    const original = fs.readFileSync(settings, "utf8");
+    const edited = original
+      .replace(/^(\s*frontdoor:apiUrl:).*$/m, `$1 ${mock.url}`)
+      .replace(/^(\s*frontdoor:frontdoorId:).*$/m, `$1 ${mock.credentials.frontdoorId}`);
+    assert.notEqual(edited, original, "Pulumi.prod.yaml has no frontdoor:apiUrl / frontdoorId to set");
+    fs.writeFileSync(settings, edited);
+    fs.copyFileSync(tarball, path.join(program, "vendor", path.basename(tarball)));
+    await promisify(execFile)(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", `./vendor/${path.basename(tarball)}`],
+      { cwd: program, maxBuffer: 64 * 1024 * 1024 },
+    );
+    assert.ok(fs.existsSync(path.join(program, "package-lock.json")), "npm install wrote no lockfile");
+
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: `${PEERS_BIN}${path.delimiter}${process.env.PATH}`,
+      PULUMI_HOME: path.join(root, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(root, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: crypto.randomBytes(16).toString("hex"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      NO_COLOR: "1",
+      npm_config_prefer_offline: "true", // a runner with a warm npm cache
+    };
+    fs.mkdirSync(path.join(root, "backend"));
+    const stack = await cliStack(program, { inPlace: true, stack: "prod", env });
+    return {
+      name,
+      mock,
+      ctrl: edge,
+      repository,
+      env,
+      secrets: {
+        PULUMI_ACCESS_TOKEN: "unused-with-a-file-backend",
+        FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
+        FRONTDOOR_OIDC_CLIENT_SECRET: OIDC_SECRET,
+        GITHUB_TOKEN: "unused-gh-is-a-stand-in",
+        ZITI_USERNAME: edge?.username ?? mock.credentials.edgeUsername,
+        ZITI_PASSWORD: edge?.password ?? mock.credentials.edgePassword,
+      },
+      vars: { ZITI_EDGE_URL: edge?.url ?? mock.url, FRONTDOOR_CA_BUNDLE: edge?.caPem ?? "" },
+      stack,
+      runs: 0,
+    };
+  }
+
+  /** One workflow run in a fresh workspace (a new job: checkout, npm ci, ...). */
+  function run(setup: Setup, workflow: string, event: string, payload?: Record<string, unknown>) {
+    const workspace = path.join(scratch, setup.name, `run-${++setup.runs}`, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    return runWorkflow({
+      workflow: path.join(setup.repository, ".github", "workflows", workflow),
+      event: { name: event, payload },
+      repository: setup.repository,
+      workspace,
+      secrets: setup.secrets,
+      vars: setup.vars,
+      env: setup.env,
+    });
+  }
+
+  /** The same stage for both setups, side by side (they share nothing but the machine). */
+  const both = (stage: (setup: Setup) => Promise<void>) => Promise.all(setups.map(stage));
+  const providers = (setup: Setup) =>
+    setup.mock.frontdoor.list(setup.mock.credentials.frontdoorId, "auth-providers") as any[];
+  const explain = (job: JobResult) =>
+    job.steps
+      .map((s) => `--- ${s.name}: ${s.outcome}\n${s.command ?? ""}\n${s.output.slice(-3000)}`)
+      .join("\n");
+
+  it("pull request: preview.yml previews (posted as comments with the access diff) and changes nothing", () =>
+    both(async (setup) => {
+      const job = await run(setup, "preview.yml", "pull_request", { pull_request: { number: 42 } });
+      assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
+      assert.equal(job.step("actions/setup-node@v4").outcome, "success");
+      const preview = job.step("pulumi/actions@v6");
+      assert.match(preview.command ?? "", /^pulumi preview --stack prod .*--refresh --diff$/);
+      assert.equal(job.step("access diff").outcome, "success", explain(job));
+      assert.equal(job.comments.length, 2, `${setup.name}: ${job.comments.join("\n====\n")}`);
+      assert.match(job.comments[0], /\+ .*frontdoor:index:AuthProvider.*corp-sso|corp-sso.*create/s);
+      assert.match(job.comments[1], /^gh pr comment 42\n/);
+      assert.deepEqual(providers(setup), [], "the preview created something");
+      for (const text of [...job.comments, job.summary]) assert.ok(!text.includes(OIDC_SECRET));
+    }));
+
+  it("main: up.yml applies the program, with the access report in the summary", () =>
+    both(async (setup) => {
+      const job = await run(setup, "up.yml", "push");
+      assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
+      assert.match(
+        job.step("pulumi/actions@v6").command ?? "",
+        /^pulumi up --yes --skip-preview --stack prod .*--diff$/,
+      );
+      const [sso] = providers(setup);
+      assert.equal(sso?.name, "corp-sso");
+      assert.equal(sso.data.client_secret, OIDC_SECRET);
+      assert.ok(job.summary.length > 0, "nothing in the run's summary");
+    }));
+
+  it("nightly: drift.yml is clean right after up (drift check and audit pass, no issue opened)", () =>
+    both(async (setup) => {
+      const job = await run(setup, "drift.yml", "schedule");
+      assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
+      assert.match(
+        job.step("drift").command ?? "",
+        /^pulumi preview --stack prod .*--refresh --expect-no-changes --diff$/,
+      );
+      assert.equal(job.step("audit").outcome, "success");
+      assert.deepEqual(job.githubScripts, []);
+    }));
+
+  it("nightly: drift.yml fails after a change made behind Pulumi's back, says what, and opens an issue", () =>
+    both(async (setup) => {
+      if (setup.ctrl) {
+        // A console-made admin on the controller: no stack declares it.
+        const made = await setup.ctrl.admin.call("POST", "/identities", {
+          body: { name: "console-admin", type: "User", isAdmin: true },
+        });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+      } else {
+        const [sso] = providers(setup);
+        setup.mock.frontdoor.patch(setup.mock.credentials.frontdoorId, "auth-providers", sso.id, {
+          enabled: false,
+        });
+      }
+      const job = await run(setup, "drift.yml", "schedule");
+      assert.equal(job.conclusion, "failure", `${setup.name}:\n${explain(job)}`);
+      if (setup.ctrl) {
+        assert.equal(job.step("drift").outcome, "success", explain(job));
+        assert.equal(job.step("audit").outcome, "failure");
+        assert.match(job.step("audit").output, /console-admin/);
+      } else {
+        assert.equal(job.step("drift").outcome, "failure");
+        assert.match(job.step("drift").output, /corp-sso[\s\S]*enabled/);
+        assert.equal(job.step("audit").outcome, "success", "the audit ran after the failed drift step");
+      }
+      assert.equal(job.githubScripts.length, 1, "no issue opened");
+      assert.match(job.githubScripts[0], /issues\.create/);
+    }));
+
+  // The workflows named the stack my-org/frontdoor/prod, a stack of project `frontdoor`; the program's
+  // project is frontdoor-gitops. up.yml's Pulumi step with that name (the org a file backend has is
+  // "organization"), run in the user's repository: refused, where the fixed name found the stack.
+  it("the stack name the workflows had (<org>/frontdoor/prod) is refused: no such stack in the program's project", async () => {
+    const setup = setups[0];
+    const upWorkflow = yaml.load(
+      fs.readFileSync(path.join(EXAMPLE, ".github", "workflows", "up.yml"), "utf8"),
+    );
+    const pulumiStep = upWorkflow.jobs.up.steps.find((s: any) =>
+      String(s.uses).startsWith("pulumi/actions@"),
+    );
+    pulumiStep.with["stack-name"] = "organization/frontdoor/prod";
+    const workflow = path.join(scratch, "old-stack-name.yml");
+    fs.writeFileSync(
+      workflow,
+      yaml.dump({ on: "push", jobs: { up: { "runs-on": "ubuntu-latest", steps: [pulumiStep] } } }),
+    );
+    const job = await runWorkflow({
+      workflow,
+      event: { name: "push" },
+      repository: setup.repository,
+      workspace: setup.repository, // already installed: the step fails before the program runs
+      secrets: setup.secrets,
+      vars: setup.vars,
+      env: setup.env,
+    });
+    assert.equal(job.conclusion, "failure");
+    assert.equal(job.step("pulumi/actions@v6").outcome, "failure");
+    assert.match(job.step("pulumi/actions@v6").output, /no stack named 'organization\/frontdoor\/prod'/);
+  });
+});
