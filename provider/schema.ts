@@ -14,7 +14,11 @@ const token = (name: string) => `${PACKAGE}:index:${name}`;
 
 type Spec = Record<string, unknown>;
 
-export function buildSchema(version: string): Spec {
+/**
+ * The package schema. `pluginDownloadURL`: where the CLI downloads the plugin when a program needs it
+ * (scripts/release/pluginDownloadUrl.js decides it); left out when not given.
+ */
+export function buildSchema(version: string, pluginDownloadURL?: string): Spec {
   const types: Record<string, Spec> = {};
   const resources: Record<string, Spec> = {};
   const functions: Record<string, Spec> = {};
@@ -36,6 +40,7 @@ export function buildSchema(version: string): Spec {
       "edge router policies, CAs), as a Pulumi dynamic provider for TypeScript.",
     keywords: ["pulumi", "frontdoor", "openziti", "zero-trust", "category/network", "kind/native"],
     license: "Apache-2.0",
+    ...(pluginDownloadURL ? { pluginDownloadURL } : {}),
     config: { variables: configVariables() },
     // The explicit provider resource (`new frontdoor.Provider(...)`, `pulumi:providers:frontdoor`): its
     // inputs are the same settings, so a program can hold one provider per controller or frontdoor.

@@ -1,8 +1,6 @@
 // The gRPC side of the plugin: Pulumi's ResourceProvider service, each method decoding its request,
 // calling the engine (engine.ts) or the plugin's provider methods (provider.ts), and encoding the
 // answer with its secrets marked (wire.ts). No resource logic here.
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -16,14 +14,12 @@ import { PartialFailureError } from "../http/errors";
 import { redact } from "../redact";
 import type { CheckFailure, Props } from "../resource";
 import { resourceDefinition } from "../resources";
+import { packageFile } from "./packageFiles";
 import * as provider from "./provider";
 import { type Path, unwrapSecrets, wrapSecrets } from "./wire";
 
-/** The package root: schema.json and package.json (bin/provider/plugin/ -> root, in the repo and the tarball). */
-export const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
-
 export function pluginVersion(): string {
-  return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")).version;
+  return JSON.parse(packageFile("package.json")).version;
 }
 
 type Struct = structproto.Struct | undefined;
@@ -144,7 +140,7 @@ export const service: provrpc.IResourceProviderServer = {
 
   getSchema: unary(async () => {
     const res = new provproto.GetSchemaResponse();
-    res.setSchema(fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"));
+    res.setSchema(packageFile("schema.json"));
     return res;
   }),
 
