@@ -13,6 +13,8 @@
 //                                 `pulumi import --out x.ts` (scripts/sdkgen/programgen); also linked
 //                                 as .peers/programgen/pulumi-language-nodejs, the name the CLI runs
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
+//   qemu-aarch64                  Debian's qemu-user, linked (apt-installed when missing): runs the
+//                                 linux-arm64 plugin binary (scripts/release/qemu.js)
 // Then it generates the plugin's SDKs into sdk/native with the generator (scripts/sdks/generate.js).
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
 // exits 0 (the suites then skip, loudly), unless FRONTDOOR_REQUIRE_PEERS=1 (CI), where it fails.
@@ -223,6 +225,8 @@ function main() {
   // Last, the plugin's SDKs from schema.json (sdk/native is a build product, not in git): quick when
   // schema.json and the generator are unchanged since the last generation.
   if (only.length === 0) require("../sdks/generate.js").ensure();
+  // qemu-aarch64 for the linux-arm64 plugin binary (scripts/release/qemu.js).
+  if (only.length === 0) require("../release/qemu.js").ensure({ required });
 }
 
 main();

@@ -19,7 +19,8 @@ export type PeerName =
   | "pulumi-language-yaml"
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen"
-  | "pulumi-language-nodejs-programgen";
+  | "pulumi-language-nodejs-programgen"
+  | "qemu-aarch64";
 
 /** The controller releases the real-controller suites run against, newest first. */
 export const CONTROLLER_RELEASES = [
