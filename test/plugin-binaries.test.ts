@@ -11,10 +11,11 @@
 //   automatic plugin acquisition on, and a YAML, a Go and a TypeScript program each running up,
 //   preview --refresh --expect-no-changes and destroy against the mock with no plugin installed by
 //   hand. The CLI runs with a PATH whose `node` is a stub that records any call: the plugin runs
-//   without Node.js (only the TypeScript language host gets the real node, through a wrapper).
+//   without Node.js (the TypeScript and Go language hosts get the real PATH back through wrappers).
 // - `pulumi plugin install resource frontdoor <version> --server <url>`, and with --checksum.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -43,6 +44,7 @@ import {
 
 const { compile } = require("../scripts/sdks/build-nodejs.js");
 const { ARM64_ROOT } = require("../scripts/release/qemu.js");
+const { hostBunBinary } = require("../scripts/release/plugin-binaries.js");
 const yaml: { load(text: string): any; dump(value: unknown): string } = require("js-yaml");
 
 const ALL = Object.keys(PLATFORMS);
@@ -137,6 +139,31 @@ describe("Plugin binaries: the release archives", function () {
     assert.equal(fs.existsSync(marker), false, "the binary ran node");
   });
 
+  // The plugin's own protocol suite (test/plugin.test.ts: configure, check, create, read, update,
+  // delete, invoke against the mock, secrets marked) in a child mocha, on a binary instead of the launcher.
+  const protocolSuite = (binary: string) => {
+    const run = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules", "mocha", "bin", "mocha.js"), "test/plugin.test.ts"],
+      { cwd: REPO_ROOT, env: { ...process.env, FRONTDOOR_PLUGIN: binary }, encoding: "utf8" },
+    );
+    const counts = /(\d+) passed, (\d+) failed\s*$/.exec(run.stdout);
+    assert.ok(
+      run.status === 0 && counts && counts[2] === "0" && Number(counts[1]) > 0,
+      `${run.stdout}\n${run.stderr}`,
+    );
+  };
+
+  it("the linux-amd64 binary passes the plugin's protocol suite (test/plugin.test.ts) unchanged", () => {
+    protocolSuite(extractBinary(path.join(dir, archiveName(VERSION, "linux-amd64")), "linux-amd64"));
+  });
+
+  it("so does the plugin compiled by Bun (the darwin-arm64 binary's runtime) for this machine", async () => {
+    const exe = path.join(scratchDir("bun-"), "pulumi-resource-frontdoor");
+    await hostBunBinary(VERSION, exe);
+    protocolSuite(exe);
+  });
+
   it("the linux-arm64 binary answers GetSchema under qemu's user-mode emulation", async function () {
     requirePeers(this, "qemu-aarch64");
     const binary = extractBinary(path.join(dir, archiveName(VERSION, "linux-arm64")), "linux-arm64");
@@ -189,19 +216,18 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
     );
     compile(path.join(sdkDir, "nodejs"));
 
-    // The CLI's PATH: the peers and a `node` that only records being called. The TypeScript
-    // language host gets the real node through a wrapper of its own; the plugin never does.
+    // The CLI's PATH: the peers and a `node` that only records being called; the plugins the CLI
+    // starts get that PATH. The language hosts get this process's PATH back through wrappers of
+    // their own (the TypeScript host runs node, the Go host runs go and its C toolchain).
     marker = path.join(scratchDir("marker-"), "node-calls");
     const bin = noNodeBin(marker);
     assert.ok(!fs.existsSync(path.join(PEERS_BIN, "node")), "a node in the peers' folder");
-    const nodeDir = path.dirname(process.execPath);
-    fs.writeFileSync(
-      path.join(bin, "pulumi-language-nodejs"),
-      `#!/bin/sh\nPATH='${nodeDir}':"$PATH" exec '${peerPath("pulumi-language-nodejs")}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    const go = execFileSync("sh", ["-c", "command -v go"], { encoding: "utf8" }).trim();
-    fs.symlinkSync(go, path.join(bin, "go"));
+    for (const host of ["pulumi-language-nodejs", "pulumi-language-go"] as const)
+      fs.writeFileSync(
+        path.join(bin, host),
+        `#!/bin/sh\nPATH='${process.env.PATH}' exec '${peerPath(host)}' "$@"\n`,
+        { mode: 0o755 },
+      );
     path_ = [bin, PEERS_BIN].join(path.delimiter);
   });
   after(async () => {
@@ -227,10 +253,6 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
       env: {
         PATH: path_,
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-        // The Go language host's `go build`: no C compiler or git on this PATH, no toolchain download.
-        CGO_ENABLED: "0",
-        GOFLAGS: "-buildvcs=false",
-        GOTOOLCHAIN: "local",
       },
     });
 
@@ -242,7 +264,9 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
       const installed = path.join(stack.home, "plugins", `resource-frontdoor-v${VERSION}`);
       assert.equal(fs.existsSync(installed), false, "the plugin is installed before up");
       const from = server.requests.length;
-      await stack.ok(["up", "--yes", "--skip-preview"]);
+      // The Go host builds the program first: minutes on a cold build cache.
+      const up = await stack.run(["up", "--yes", "--skip-preview"], { timeoutMs: 1_200_000 });
+      assert.equal(up.code, 0, up.output);
       assert.deepEqual(downloads(from), [`GET ${archivePath}`], "the CLI did not download the archive once");
       assert.deepEqual(executableFormat(path.join(installed, "pulumi-resource-frontdoor")), {
         format: "elf",
@@ -320,33 +344,23 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
     });
   });
 
-  it("`pulumi plugin install resource frontdoor <version> --server <url>`, and with --checksum (a wrong one refused)", async () => {
+  it("`pulumi plugin install resource frontdoor <version> --server <url>` installs the binary; --checksum refuses a wrong one", async () => {
     const stack = await stackOf("download-yaml");
     try {
       const archive = path.join(releaseArchives(ALL), archiveName(VERSION, "linux-amd64"));
       const install = ["plugin", "install", "resource", "frontdoor", VERSION, "--server", server.downloadUrl];
       const listed = async () =>
-        (JSON.parse((await stack.ok(["plugin", "ls", "--json"])).stdout) as any[]).filter(
-          (p) => p.name === "frontdoor" && p.kind === "resource",
-        );
+        (JSON.parse((await stack.ok(["plugin", "ls", "--json"])).stdout) as any[])
+          .filter((p) => p.name === "frontdoor" && p.kind === "resource")
+          .map((p) => p.version);
 
       const wrong = await stack.run([...install, "--checksum", "0".repeat(64)]);
       assert.notEqual(wrong.code, 0, `a wrong checksum was accepted:\n${wrong.output}`);
-      assert.deepEqual(await listed(), []);
-
-      await stack.ok([...install, "--checksum", sha256(archive)]);
-      assert.deepEqual(
-        (await listed()).map((p) => p.version),
-        [VERSION],
-      );
-      await stack.ok(["plugin", "rm", "resource", "frontdoor", VERSION, "--yes"]);
+      assert.match(wrong.output, /invalid checksum/);
       assert.deepEqual(await listed(), []);
 
       await stack.ok(install);
-      assert.deepEqual(
-        (await listed()).map((p) => p.version),
-        [VERSION],
-      );
+      assert.deepEqual(await listed(), [VERSION]);
       const installed = path.join(
         stack.home,
         "plugins",
@@ -354,6 +368,52 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
         "pulumi-resource-frontdoor",
       );
       assert.equal(sha256(installed), sha256(extractBinary(archive, "linux-amd64")));
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  // CLI v3.259.0's --checksum hashes the download without the bytes of its last read: its reader
+  // skips the data of a read that comes with io.EOF, as Go's HTTP client returns the end of a body
+  // with a Content-Length (and without one, the CLI refuses the download). So the archive's true
+  // SHA-256 is refused. Pinned here, with the digest the CLI computes, so that a CLI that fixes it
+  // makes this test fail (then: replace it by an install with the right checksum, and fix the guide).
+  // What works meanwhile, and the guide says: check the archive against SHA256SUMS, then --file.
+  it("--checksum with the archive's true SHA-256: refused by CLI 3.259 (it hashes all but the last read); SHA256SUMS then --file works", async () => {
+    const stack = await stackOf("download-yaml");
+    try {
+      const archive = path.join(releaseArchives(ALL), archiveName(VERSION, "linux-amd64"));
+      const refused = await stack.run([
+        ...["plugin", "install", "resource", "frontdoor", VERSION, "--server", server.downloadUrl],
+        ...["--checksum", sha256(archive)],
+      ]);
+      assert.notEqual(refused.code, 0, "the CLI accepts the true checksum now: see the comment above");
+      const actual = /invalid checksum, expected [0-9a-f]+, actual ([0-9a-f]{64})/.exec(refused.output)?.[1];
+      assert.ok(actual, refused.output);
+      const bytes = fs.readFileSync(archive);
+      const tail = 64 * 1024;
+      const hash = crypto.createHash("sha256").update(bytes.subarray(0, bytes.length - tail));
+      let prefix = -1;
+      for (let end = bytes.length - tail; end < bytes.length; end++) {
+        if (hash.copy().digest("hex") === actual) {
+          prefix = end;
+          break;
+        }
+        hash.update(bytes.subarray(end, end + 1));
+      }
+      assert.ok(prefix > 0, "the CLI's digest is not that of the archive less its last bytes");
+
+      const download = path.join(scratchDir("download-"), archiveName(VERSION, "linux-amd64"));
+      fs.copyFileSync(archive, download);
+      assert.equal(sha256(download), sha256(archive), "the archive as SHA256SUMS lists it");
+      await stack.ok(["plugin", "install", "resource", "frontdoor", VERSION, "--file", download]);
+      const installed = path.join(
+        stack.home,
+        "plugins",
+        `resource-frontdoor-v${VERSION}`,
+        "pulumi-resource-frontdoor",
+      );
+      assert.deepEqual(executableFormat(installed), { format: "elf", arch: "amd64" });
     } finally {
       await stack.dispose();
     }
