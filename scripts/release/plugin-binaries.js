@@ -376,6 +376,26 @@ async function build({ version, out, platforms = ALL }) {
   }
 }
 
+/**
+ * The plugin compiled by Bun for the build machine itself: the runtime of the darwin-arm64 binary,
+ * where it can run here (test/plugin-binaries.test.ts runs the plugin's protocol suite on it).
+ * Answers the executable's path (`exe`).
+ */
+async function hostBunBinary(version, exe) {
+  const host = hostPlatform();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-binaries-"));
+  try {
+    const bundleFile = path.join(work, "plugin.js");
+    await bundle(tools().esbuild, bundleFile, version);
+    const bun = packagedBinary(HOST[host].bun, work);
+    const target = `bun-linux-${{ "linux-amd64": "x64", "linux-arm64": "arm64" }[host]}`;
+    bunCompile(bun, target, bun, bundleFile, exe);
+    return exe;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 function parseArgs(argv) {
   const args = { platforms: ALL };
   for (let i = 0; i < argv.length; i++) {
@@ -415,4 +435,4 @@ if (require.main === module)
     process.exit(1);
   });
 
-module.exports = { build, archiveName, binaryName, PLATFORMS, NODE_VERSION, BUN_VERSION };
+module.exports = { build, hostBunBinary, archiveName, binaryName, PLATFORMS, NODE_VERSION, BUN_VERSION };
