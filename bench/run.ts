@@ -7,6 +7,7 @@ import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
 import { machine, type Row, table } from "./lib";
 import { pluginBenchmark } from "./plugin";
+import { pluginBinaryBenchmark } from "./pluginBinary";
 import { profileHost } from "./profileHost";
 import { readinessBenchmark } from "./readiness";
 import { realPeerBenchmarks, realPeersReading } from "./realPeers";
@@ -29,6 +30,9 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // commands of PLUGIN_SIZE services (default 200) with the dynamic provider from TypeScript and the
 // provider plugin from YAML, each with its 0-resource start-up, and the plugin's share above a
 // do-nothing plugin (bench/noop-plugin) against raw HTTP (results-plugin.md at full size).
+// `npm run bench -- binary` (only when named): the self-contained plugin binary beside today's
+// launcher: sizes, start-up to a served GetSchema (BINARY_START_ROUNDS, default 10), and the cost per
+// service of BINARY_SIZE (default 50) Edge services on the mock (BINARY_ROUNDS, default 3): results-binary.md.
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
 // PROFILE_DIR) and prints where its time goes; it writes nothing.
 const only = process.argv.slice(2);
@@ -155,6 +159,16 @@ const NAMED: Record<
     title: "What users can set, measured",
     env: { SETTINGS_SIZE: "200", FLOOR_REPEATS: "3" },
     body: (env) => settingsBenchmark({ size: Number(env.SETTINGS_SIZE), repeats: Number(env.FLOOR_REPEATS) }),
+  },
+  binary: {
+    title: "The self-contained plugin binary beside today's launcher",
+    env: { BINARY_SIZE: "50", BINARY_ROUNDS: "3", BINARY_START_ROUNDS: "10" },
+    body: (env) =>
+      pluginBinaryBenchmark({
+        size: Number(env.BINARY_SIZE),
+        rounds: Number(env.BINARY_ROUNDS),
+        startRounds: Number(env.BINARY_START_ROUNDS),
+      }),
   },
   plugin: {
     title: "The provider plugin beside the dynamic provider",

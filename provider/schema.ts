@@ -33,7 +33,11 @@ function packageDescription(): string {
   );
 }
 
-export function buildSchema(version: string): Spec {
+/**
+ * The package schema. `pluginDownloadURL`: where the CLI downloads the plugin when a program needs it
+ * (scripts/release/pluginDownloadUrl.js decides it); left out when not given.
+ */
+export function buildSchema(version: string, pluginDownloadURL?: string): Spec {
   const types: Record<string, Spec> = {};
   const resources: Record<string, Spec> = {};
   const functions: Record<string, Spec> = {};
@@ -55,6 +59,7 @@ export function buildSchema(version: string): Spec {
     // Into each SDK's package metadata (npm's repository, which provenance checks, and Python's URLs).
     repository: projectRepository().url,
     homepage: projectRepository().url,
+    ...(pluginDownloadURL ? { pluginDownloadURL } : {}),
     config: { variables: configVariables() },
     // The explicit provider resource (`new frontdoor.Provider(...)`, `pulumi:providers:frontdoor`): its
     // inputs are the same settings, so a program can hold one provider per controller or frontdoor.

@@ -8,7 +8,8 @@ import { buildSchema } from "../provider/schema";
 
 const root = path.resolve(__dirname, "..");
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-const schema = buildSchema(version);
+// FRONTDOOR_PLUGIN_DOWNLOAD_URL overrides the release assets' URL (scripts/release/pluginDownloadUrl.js).
+const schema = buildSchema(version, require("./release/pluginDownloadUrl").pluginDownloadUrl());
 fs.writeFileSync(path.join(root, "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);
 
 const referenceDir = path.join(root, "docs", "reference");

@@ -1,8 +1,6 @@
 // The gRPC side of the plugin: Pulumi's ResourceProvider service, each method decoding its request,
 // calling the engine (engine.ts) or the plugin's provider methods (provider.ts), and encoding the
 // answer with its secrets marked (wire.ts). No resource logic here.
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -16,24 +14,12 @@ import { PartialFailureError } from "../http/errors";
 import { redact } from "../redact";
 import type { CheckFailure, Props } from "../resource";
 import { resourceDefinition } from "../resources";
+import { packageFile } from "./packageFiles";
 import * as provider from "./provider";
 import { type Path, unwrapSecrets, wrapSecrets } from "./wire";
 
-/**
- * The package root: the nearest folder above this module with schema.json and package.json. Compiled,
- * that is three up (bin/provider/plugin/, in the repo and the tarball); from the sources (the tests that
- * serve the plugin in their own process, and mutation testing's sandbox) it is two up.
- */
-export const PACKAGE_ROOT = packageRoot(__dirname);
-
-function packageRoot(from: string): string {
-  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir))
-    if (["schema.json", "package.json"].every((file) => fs.existsSync(path.join(dir, file)))) return dir;
-  throw new Error(`pulumi-resource-frontdoor: no schema.json and package.json above ${from}`);
-}
-
 export function pluginVersion(): string {
-  return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")).version;
+  return JSON.parse(packageFile("package.json")).version;
 }
 
 type Struct = structproto.Struct | undefined;
@@ -154,7 +140,7 @@ export const service: provrpc.IResourceProviderServer = {
 
   getSchema: unary(async () => {
     const res = new provproto.GetSchemaResponse();
-    res.setSchema(fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"));
+    res.setSchema(packageFile("schema.json"));
     return res;
   }),
 

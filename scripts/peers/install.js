@@ -14,6 +14,8 @@
 //                                 as .peers/programgen/pulumi-language-nodejs, the name the CLI runs
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
 //   actionlint                    the GitHub Actions workflow linter (test/workflows-lint.test.ts)
+//   qemu-aarch64                  Debian's qemu-user, linked (apt-installed when missing): runs the
+//                                 linux-arm64 plugin binary (scripts/release/qemu.js)
 // and, with npm (no Go needed), Verdaccio, an npm registry server (scripts/peers/verdaccio).
 // Then it generates the plugin's SDKs into sdk/native with the generator (scripts/sdks/generate.js).
 // Idempotent: a peer whose wrapper module is unchanged is not rebuilt. Without Go it says so and
@@ -235,6 +237,8 @@ function main() {
   // Last, the plugin's SDKs from schema.json (sdk/native is a build product, not in git): quick when
   // schema.json and the generator are unchanged since the last generation.
   if (only.length === 0) require("../sdks/generate.js").ensure();
+  // qemu-aarch64 for the linux-arm64 plugin binary (scripts/release/qemu.js).
+  if (only.length === 0) require("../release/qemu.js").ensure({ required });
 }
 
 main();

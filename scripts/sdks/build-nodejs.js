@@ -27,20 +27,30 @@ function installedStamp() {
   return readStamp(path.join(installed, STAMP));
 }
 
-function buildNodejs() {
-  const { name } = JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8"));
-  if (path.join(root, "node_modules", name) !== installed)
-    throw new Error(`sdk/native/nodejs is package ${name}, not pulumi-frontdoor-native`);
-  fs.rmSync(out, { recursive: true, force: true });
+/**
+ * Compiles a generated Node.js SDK (a folder inside this repository, so that its imports resolve from
+ * the root node_modules) into its bin/, the package: answers bin/.
+ */
+function compile(sdkDir) {
+  const bin = path.join(sdkDir, "bin");
+  fs.rmSync(bin, { recursive: true, force: true });
   execFileSync(
     process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", path.join(sdk, "tsconfig.json")],
+    [require.resolve("typescript/bin/tsc"), "-p", path.join(sdkDir, "tsconfig.json")],
     {
       stdio: "inherit",
     },
   );
   for (const file of ["package.json", "README.md"])
-    fs.copyFileSync(path.join(sdk, file), path.join(out, file));
+    fs.copyFileSync(path.join(sdkDir, file), path.join(bin, file));
+  return bin;
+}
+
+function buildNodejs() {
+  const { name } = JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8"));
+  if (path.join(root, "node_modules", name) !== installed)
+    throw new Error(`sdk/native/nodejs is package ${name}, not pulumi-frontdoor-native`);
+  compile(sdk);
   if (fs.existsSync(sourcesStamp)) fs.copyFileSync(sourcesStamp, path.join(out, STAMP));
   fs.rmSync(installed, { recursive: true, force: true });
   fs.cpSync(out, installed, { recursive: true });
@@ -64,4 +74,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { buildNodejs, installedStamp };
+module.exports = { buildNodejs, compile, installedStamp };

@@ -23,6 +23,8 @@ export interface CliResult {
 export interface CliStack {
   /** The program's working copy. */
   dir: string;
+  /** The stack's own PULUMI_HOME (its plugins/ folder among others). */
+  home: string;
   passphrase: string;
   run(args: string[], options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
   /** `run`, with the CLI process at hand (to signal or kill it while it runs). */
@@ -145,6 +147,7 @@ export async function cliStack(
 
   return {
     dir,
+    home: baseEnv.PULUMI_HOME as string,
     passphrase,
     run,
     start,

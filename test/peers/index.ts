@@ -20,7 +20,8 @@ export type PeerName =
   | "pulumi-language-go"
   | "pulumi-frontdoor-sdkgen"
   | "pulumi-language-nodejs-programgen"
-  | "actionlint";
+  | "actionlint"
+  | "qemu-aarch64";
 
 /** The controller releases the real-controller suites run against, newest first. */
 export const CONTROLLER_RELEASES = [

@@ -18,6 +18,11 @@ import { PEERS_BIN, REPO_ROOT } from "../peers/index";
 
 export const PLUGIN_BIN = path.join(REPO_ROOT, "bin", "plugin");
 export const PLUGIN = path.join(PLUGIN_BIN, "pulumi-resource-frontdoor");
+/**
+ * The plugin startPlugin() runs: the launcher, or FRONTDOOR_PLUGIN, e.g. a self-contained binary from
+ * a release archive, to run the protocol suites on it (docs/guides/plugin-binaries.md).
+ */
+const STARTED_PLUGIN = process.env.FRONTDOOR_PLUGIN ? path.resolve(process.env.FRONTDOOR_PLUGIN) : PLUGIN;
 
 /** Fails (never skips): the plugin is part of the build, not a peer. */
 export function assertPluginBuilt(): void {
@@ -40,7 +45,7 @@ export async function startPlugin(
   options: { env?: NodeJS.ProcessEnv; launcher?: string } = {},
 ): Promise<PluginProcess> {
   assertPluginBuilt();
-  const child = spawn(options.launcher ?? PLUGIN, ["127.0.0.1:1"], {
+  const child = spawn(options.launcher ?? STARTED_PLUGIN, ["127.0.0.1:1"], {
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
