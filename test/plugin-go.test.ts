@@ -2,9 +2,9 @@
 // real CLI and the Go language host (built from sdk/v3 v3.60.0; the program itself is built against
 // sdk/v3 v3.259.0): the scenario of test/support/sdkProgram.ts. The host runs `go build` in the
 // program's folder, from the module cache (and the module proxy when the cache is cold).
-import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { REPO_ROOT } from "./peers/index";
+import { writeGoModule } from "./support/go-module";
 import { describeSdkProgram } from "./support/sdkProgram";
 
 describeSdkProgram({
@@ -14,13 +14,5 @@ describeSdkProgram({
   namePrefix: "go-edge",
   // The work copy sits elsewhere in the tree than examples/go-edge: its replace points at the SDK by
   // absolute path instead of the example's relative one.
-  prepare: (stack) => {
-    execFileSync(
-      "go",
-      ["mod", "edit", `-replace=frontdoor.local/sdk/go=${path.join(REPO_ROOT, "sdk", "native", "go")}`],
-      {
-        cwd: stack.dir,
-      },
-    );
-  },
+  prepare: (stack) => writeGoModule(stack.dir),
 });
