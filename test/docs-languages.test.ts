@@ -17,6 +17,7 @@ import { goName, pythonName } from "../provider/docsGo";
 import { tags } from "../provider/resources/roles";
 import { REPO_ROOT } from "./peers";
 import { useNativeSdks } from "./support/fixtures";
+import { writeGoModule } from "./support/go-module";
 import { codeBlocks, markdownFiles } from "./support/markdown";
 
 const yaml = require("js-yaml") as { load: (text: string) => any };
@@ -159,13 +160,7 @@ describe("the reference pages in the plugin's languages", () => {
       this.timeout(600_000);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-docs-go-"));
       try {
-        // The module of examples/go-edge (its go.sum pins every dependency), with the SDK's absolute path.
-        const goMod = fs
-          .readFileSync(path.join(REPO_ROOT, "examples", "go-edge", "go.mod"), "utf8")
-          .replace(/^module .*$/m, "module frontdoor.local/docs-examples")
-          .replace(/=> \.\.\/\.\.\/sdk\/native\/go/, `=> ${path.join(REPO_ROOT, "sdk", "native", "go")}`);
-        fs.writeFileSync(path.join(dir, "go.mod"), goMod);
-        fs.copyFileSync(path.join(REPO_ROOT, "examples", "go-edge", "go.sum"), path.join(dir, "go.sum"));
+        writeGoModule(dir, "frontdoor.local/docs-examples");
         const where = new Map<string, string>();
         goBlocks.forEach((b, i) => {
           fs.mkdirSync(path.join(dir, `ex${i}`));

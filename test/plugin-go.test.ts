@@ -2,10 +2,9 @@
 // real CLI and the Go language host (built from sdk/v3 v3.60.0; the program itself is built against
 // sdk/v3 v3.259.0): the scenario of test/support/sdkProgram.ts. The host runs `go build` in the
 // program's folder, from the module cache (and the module proxy when the cache is cold).
-import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "./peers/index";
+import { writeGoModule } from "./support/go-module";
 import { describeSdkProgram } from "./support/sdkProgram";
 
 describeSdkProgram({
@@ -14,17 +13,6 @@ describeSdkProgram({
   languageHost: "pulumi-language-go",
   namePrefix: "go-edge",
   // The work copy sits elsewhere in the tree than examples/go-edge: its replace points at the SDK by
-  // absolute path instead of the example's relative one. (Without a replace, from a module proxy made
-  // by the release: test/release-registry.test.ts.)
-  prepare: (stack) => {
-    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
-    const modulePath = path.posix.dirname(schema.language.go.importBasePath);
-    execFileSync(
-      "go",
-      ["mod", "edit", `-replace=${modulePath}=${path.join(REPO_ROOT, "sdk", "native", "go")}`],
-      {
-        cwd: stack.dir,
-      },
-    );
-  },
+  // absolute path instead of the example's relative one.
+  prepare: (stack) => writeGoModule(stack.dir),
 });

@@ -9,9 +9,10 @@
 //   pulumi-resource-pulumi-nodejs the dynamic-provider plugin (a script that runs @pulumi/pulumi's host)
 //   pulumi-language-go            the CLI's Go language host (Go programs with the plugin's Go SDK)
 //   pulumi-frontdoor-sdkgen       our SDK generator over Pulumi's codegen (scripts/sdkgen; `npm run sdks`)
-//   pulumi-language-nodejs-programgen  a Node.js language host that only generates programs, for
-//                                 `pulumi import --out x.ts` (scripts/sdkgen/programgen); also linked
-//                                 as .peers/programgen/pulumi-language-nodejs, the name the CLI runs
+//   pulumi-language-nodejs-programgen  a Node.js and Go language host that only generates programs,
+//                                 for `pulumi import --out x.ts|main.go` (scripts/sdkgen/programgen);
+//                                 also linked as .peers/programgen/pulumi-language-nodejs and
+//                                 pulumi-language-go, the names the CLI runs (the name picks the language)
 //   pulumi-language-yaml          the CLI's YAML language host (programs using the provider plugin)
 //   actionlint                    the GitHub Actions workflow linter (test/workflows-lint.test.ts)
 //   qemu-aarch64                  Debian's qemu-user, linked (apt-installed when missing): runs the
@@ -50,8 +51,9 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 //   inside sdk/v3); a Go program built against sdk/v3 v3.259.0 runs under it with CLI 3.259.
 // - sdkgen: pkg/v3 v3.259.0's code generators, the same version as the CLI.
 // - programgen: the CLI writes the program of `pulumi import` through the language host's
-//   GenerateProgram, which the v3.68 Node.js host lacks ("method GenerateProgram not implemented");
-//   this host answers it with pkg/v3 v3.259.0's TypeScript generator, in the sdkgen module.
+//   GenerateProgram, which the v3.68 Node.js and v3.60 Go hosts lack ("method GenerateProgram not
+//   implemented", "unknown method GenerateProgram"); this host answers it with pkg/v3 v3.259.0's
+//   TypeScript or Go generator, in the sdkgen module.
 // - actionlint v1.7.12: the newest release the module proxy serves here; a wrapper module (its go.sum
 //   pins every hash) so that `go build -mod=readonly` needs nothing but the module cache and proxy.
 // - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
@@ -109,8 +111,9 @@ const peers = [
     version: "v3.259.0",
     pkg: "./programgen",
     files: ["go.mod", "go.sum", path.join("programgen", "main.go")],
-    // The CLI finds a language host by its name: on PATH only for `pulumi import` (see main.go).
-    alias: path.join("programgen", "pulumi-language-nodejs"),
+    // The CLI finds a language host by its name (the runtime of Pulumi.yaml), which picks the
+    // generator: on PATH only for `pulumi import` (see main.go).
+    aliases: ["pulumi-language-nodejs", "pulumi-language-go"].map((name) => path.join("programgen", name)),
     ldflags: "",
     env: {},
   },
@@ -197,9 +200,9 @@ function build(peer, go) {
     log(`${peer.name} ${peer.version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   link(target, path.join(binDir, peer.name));
-  if (peer.alias) {
-    fs.mkdirSync(path.dirname(path.join(root, ".peers", peer.alias)), { recursive: true });
-    link(target, path.join(root, ".peers", peer.alias));
+  for (const alias of peer.aliases ?? []) {
+    fs.mkdirSync(path.dirname(path.join(root, ".peers", alias)), { recursive: true });
+    link(target, path.join(root, ".peers", alias));
   }
 }
 

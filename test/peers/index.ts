@@ -6,7 +6,7 @@ import { skipBecause } from "../support/skip";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const PEERS_BIN = path.join(REPO_ROOT, ".peers", "bin");
-/** pulumi-language-nodejs-programgen under the name the CLI runs: first on PATH for `pulumi import --out x.ts`. */
+/** pulumi-language-nodejs-programgen under the names the CLI runs (pulumi-language-nodejs, -go): first on PATH for `pulumi import --out`. */
 export const PROGRAMGEN_BIN = path.join(REPO_ROOT, ".peers", "programgen");
 export const PEERS_REQUIRED = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 

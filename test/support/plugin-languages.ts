@@ -33,6 +33,14 @@ export interface PluginLanguage {
 
 const PROGRAMS = path.join(REPO_ROOT, "test", "programs");
 
+/**
+ * The environment of `pulumi import --out` in a TypeScript or Go project: the program generator
+ * (scripts/sdkgen/programgen, under the hosts' names) first on PATH, then the plugin and the peers.
+ */
+export const PROGRAMGEN_ENV: NodeJS.ProcessEnv = {
+  PATH: [PROGRAMGEN_BIN, PLUGIN_BIN, PEERS_BIN, process.env.PATH].join(path.delimiter),
+};
+
 /** Adds a generated TypeScript program to index.ts: its statements after the ones there, imports once. */
 function addGeneratedTypeScript(dir: string, generated: string): void {
   const file = path.join(dir, "index.ts");
@@ -76,9 +84,7 @@ export const PLUGIN_LANGUAGES: PluginLanguage[] = [
     emptyProgram: path.join(PROGRAMS, "ts-empty"),
     generatedFile: "generated.ts",
     peers: ["pulumi-language-nodejs", "pulumi-language-nodejs-programgen"],
-    importEnv: {
-      PATH: [PROGRAMGEN_BIN, PLUGIN_BIN, PEERS_BIN, process.env.PATH].join(path.delimiter),
-    },
+    importEnv: PROGRAMGEN_ENV,
     declares: (kind) => new RegExp(`new frontdoor\\.${kind}\\(`),
     secretMark: /client_secret: pulumi\.secret\(/,
     addGenerated: addGeneratedTypeScript,

@@ -1,19 +1,25 @@
-// programgen: a Node.js language host that only generates programs. The Pulumi CLI writes the
+// programgen: a language host (Node.js or Go) that only generates programs. The Pulumi CLI writes the
 // program of `pulumi import --out x.ts` (and `pulumi convert`) by calling GenerateProgram on the
-// project's language host, `pulumi-language-nodejs`. The host built here (v3.68, the last one inside
-// sdk/v3; its own module is refused by the module proxy) predates that RPC, so the CLI cannot write
-// TypeScript with it. This binary answers GenerateProgram with pkg/v3 v3.259.0's TypeScript program
-// generator (codegen/nodejs), which is what the Node.js host shipped with CLI v3.259.0 runs; every
-// other RPC is unimplemented, so it is put first on PATH only for `pulumi import`, never to run a
-// program. Users of a released Pulumi CLI do not need it: its bundled Node.js host does the same.
+// project's language host, `pulumi-language-<runtime>` from Pulumi.yaml. The hosts built here
+// (Node.js v3.68, Go v3.60: the last ones inside sdk/v3; their own modules are refused by the module
+// proxy) predate that RPC, so the CLI cannot write TypeScript or Go with them. This binary answers
+// GenerateProgram with pkg/v3 v3.259.0's program generator of the language its executable's name
+// says (pulumi-language-nodejs: codegen/nodejs, pulumi-language-go: codegen/go; the names it is
+// linked under), which is what the hosts shipped with CLI v3.259.0 run; every other RPC is
+// unimplemented, so it is put first on PATH only for `pulumi import`, never to run a program. Users
+// of a released Pulumi CLI do not need it: its bundled hosts do the same.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
@@ -26,17 +32,34 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
+// generator writes a program's files from the bound PCL.
+type generator func(*pcl.Program) (map[string][]byte, hcl.Diagnostics, error)
+
+// generators by language, as in the host's executable name pulumi-language-<language>[-programgen].
+var generators = map[string]generator{
+	"nodejs": nodejs.GenerateProgram,
+	"go":     gogen.GenerateProgram,
+}
+
+// languageOf is the language of the host this executable stands in for: its name, as the CLI
+// starts it from PATH (.peers/programgen/pulumi-language-go) or as built (pulumi-language-nodejs-programgen).
+func languageOf(executable string) string {
+	name := strings.TrimSuffix(filepath.Base(executable), "-programgen")
+	return strings.TrimPrefix(name, "pulumi-language-")
+}
+
 type host struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
+	generate generator
 }
 
 func (host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
 	return &pulumirpc.PluginInfo{Version: "3.259.0"}, nil
 }
 
-// GenerateProgram binds the PCL the CLI sends (schemas through the CLI's loader) and generates
-// TypeScript, as the released Node.js host does.
-func (host) GenerateProgram(
+// GenerateProgram binds the PCL the CLI sends (schemas through the CLI's loader) and generates the
+// program, as the released host of the language does.
+func (h host) GenerateProgram(
 	_ context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
 	loader, err := schema.NewLoaderClient(req.LoaderTarget)
@@ -65,7 +88,7 @@ func (host) GenerateProgram(
 	if diags.HasErrors() || program == nil {
 		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
 	}
-	files, genDiags, err := nodejs.GenerateProgram(program)
+	files, genDiags, err := h.generate(program)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +103,14 @@ func main() {
 	flag.String("tracing", "", "ignored")
 	flag.String("root", "", "ignored")
 	flag.Parse()
+	language := languageOf(os.Args[0])
+	generate, known := generators[language]
+	if !known {
+		cmdutil.Exit(fmt.Errorf("%s: no program generator for language %q", os.Args[0], language))
+	}
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, host{})
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host{generate: generate})
 			return nil
 		},
 	})
