@@ -19,7 +19,7 @@ import { type RealController, realEdgeConfig, startController } from "./peers/co
 import { PEERS_BIN, requirePeers } from "./peers/index";
 import { cliSettings, mockConfig } from "./support/engine";
 import { assertPluginBuilt, PLUGIN_BIN, pluginStack } from "./support/plugin";
-import { installPolicyPack, POLICY_PACK } from "./support/policyPack";
+import { installPolicyPack, POLICY_PACK, policyHostBin } from "./support/policyPack";
 
 const PROGRAMS = path.join(__dirname, "programs");
 const API_KEY = "policy-pack-api-key-0123456789";
@@ -117,14 +117,7 @@ const RULES = [
  */
 function packScratch(): { scratch: string; hostBin: string; packConfig: string } {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "policy-pack-"));
-  const hostBin = path.join(scratch, "bin");
-  fs.mkdirSync(hostBin);
-  const host = path.join(__dirname, "support", "policyLanguageHost.js");
-  fs.writeFileSync(
-    path.join(hostBin, "pulumi-language-nodejs"),
-    `#!/bin/sh\nexec "${process.execPath}" "${host}" "$@"\n`,
-    { mode: 0o755 },
-  );
+  const hostBin = policyHostBin(scratch);
   const packConfig = path.join(scratch, "policy-config.json");
   fs.writeFileSync(
     packConfig,
