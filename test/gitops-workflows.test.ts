@@ -164,7 +164,11 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
         /^pulumi preview --stack prod .*--refresh --diff --policy-pack node_modules\/pulumi-frontdoor\/policy$/,
       );
       // The package's policy pack ran in the preview (docs/guides/policy-pack.md).
-      assert.match(preview.output, /frontdoor@v0\.1\.0/, explain(job));
+      assert.match(
+        preview.output,
+        /Policy Packs run:\s+Name\s+Version\s+frontdoor\|local\|node_modules\/pulumi-frontdoor\/policy\s+0\.1\.0/,
+        explain(job),
+      );
       assert.equal(job.step("access diff").outcome, "success", explain(job));
       assert.equal(job.comments.length, 2, `${setup.name}: ${job.comments.join("\n====\n")}`);
       assert.match(job.comments[0], /\+ .*frontdoor:index:AuthProvider.*corp-sso|corp-sso.*create/s);
