@@ -19,6 +19,7 @@ import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { PEERS_BIN, requirePeers } from "./peers/index";
 import { EXAMPLES } from "./support/examples";
+import { policyHostBin } from "./support/policyPack";
 import { packPackage } from "./support/userProject";
 import { type JobResult, runWorkflow } from "./support/workflows";
 
@@ -96,7 +97,8 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      PATH: `${PEERS_BIN}${path.delimiter}${process.env.PATH}`,
+      // The policy pack's host first: the peers' Node.js host predates RunPlugin (policyPack.ts).
+      PATH: [policyHostBin(root), PEERS_BIN, process.env.PATH].join(path.delimiter),
       PULUMI_HOME: path.join(root, "pulumi-home"),
       PULUMI_BACKEND_URL: `file://${path.join(root, "backend")}`,
       PULUMI_CONFIG_PASSPHRASE: crypto.randomBytes(16).toString("hex"),
@@ -157,7 +159,16 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
       assert.equal(job.step("actions/setup-node@v4").outcome, "success");
       const preview = job.step("pulumi/actions@v6");
-      assert.match(preview.command ?? "", /^pulumi preview --stack prod .*--refresh --diff$/);
+      assert.match(
+        preview.command ?? "",
+        /^pulumi preview --stack prod .*--refresh --diff --policy-pack node_modules\/pulumi-frontdoor\/policy$/,
+      );
+      // The package's policy pack ran in the preview (docs/guides/policy-pack.md).
+      assert.match(
+        preview.output,
+        /Policy Packs run:\s+Name\s+Version\s+frontdoor\|local\|node_modules\/pulumi-frontdoor\/policy\s+0\.1\.0/,
+        explain(job),
+      );
       assert.equal(job.step("access diff").outcome, "success", explain(job));
       assert.equal(job.comments.length, 2, `${setup.name}: ${job.comments.join("\n====\n")}`);
       assert.match(job.comments[0], /\+ .*frontdoor:index:AuthProvider.*corp-sso|corp-sso.*create/s);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { computeAccess } from "../provider/audit/access";
 import { UNKNOWN } from "../provider/audit/roles";
 import { frontdoorPolicies } from "../provider/policy";
+import { NO_ACCESS } from "../provider/policy/controller";
 import { type AnalyzedResource, kindOf, plain, policyResource } from "../provider/policy/resources";
 import { RULES, SIGNED_CSR_DAYS, withDefaults } from "../provider/policy/rules";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
@@ -47,7 +48,11 @@ function violations(declared: Declared[], host: Host = "dynamic", config: Record
     const report = (message: string, urn?: string) => found.push({ policy: policy.name, message, urn });
     if (policy.validateResource)
       for (const r of resources) policy.validateResource({ ...r, getConfig }, report);
-    policy.validateStack?.({ resources, getConfig }, report);
+    // Synchronous: the environment gives no controller to read (the roles rule would return a promise).
+    assert.ok(
+      !(policy.validateStack?.({ resources, getConfig }, report) instanceof Promise),
+      "ZITI_EDGE_URL set",
+    );
   }
   return found;
 }
@@ -146,10 +151,12 @@ describe("policy pack rules (in-process)", () => {
         ];
         const bad = of(violations(stack, host), "frontdoor-policy-roles-match");
         assert.deepEqual(bad, [
-          'ServicePolicy "p" identityRoles: ["#eng","#contractors"] (AllOf) selects no Identity of this stack; ' +
+          'ServicePolicy "p" identityRoles: ["#eng","#contractors"] (AllOf) selects no Identity of this stack ' +
+            `(controller not consulted: ${NO_ACCESS}); ` +
             "to pass, give an Identity of the stack the role attribute(s), correct the roles, or list attributes " +
             "that exist outside the stack in the pack config externalRoles",
-          'ServicePolicy "q" serviceRoles: ["#db"] (AnyOf) selects no Service of this stack; to pass, give a ' +
+          'ServicePolicy "q" serviceRoles: ["#db"] (AnyOf) selects no Service of this stack ' +
+            `(controller not consulted: ${NO_ACCESS}); to pass, give a ` +
             "Service of the stack the role attribute(s), correct the roles, or list attributes that exist " +
             "outside the stack in the pack config externalRoles",
         ]);
@@ -160,6 +167,48 @@ describe("policy pack rules (in-process)", () => {
         };
         const fixed = violations([...stack, ca], host, { externalRoles: ["db"] });
         assert.deepEqual(of(fixed, "frontdoor-policy-roles-match"), []);
+      });
+
+      it("role lists judged against the controller's objects too (attributes and @ids) when it is known", () => {
+        const rule = RULES.find((r) => r.name === "frontdoor-policy-roles-match")!;
+        const policies = (identityRoles: string[], serviceRoles: string[]) =>
+          analyzed(
+            [
+              identity("alice", { roleAttributes: ["eng"] }),
+              servicePolicy("p", { identityRoles, serviceRoles }),
+            ],
+            host,
+          ).map((r) => policyResource(r)!);
+        const controller = {
+          objects: {
+            url: "https://ctrl.example:1280",
+            byKind: {
+              Identity: [{ id: "id-1", roleAttributes: ["contractors"] }],
+              Service: [{ id: "svc-1" }],
+            },
+          },
+        };
+        const check = (roles: [string[], string[]], context: Parameters<typeof rule.check>[2]) =>
+          rule.check(policies(...roles), withDefaults(rule, {}), context).map((v) => v.message);
+        assert.deepEqual(check([["#contractors"], ["@svc-1"]], { controller }), []);
+        assert.deepEqual(check([["#nobody"], ["@svc-2"]], { controller }), [
+          'ServicePolicy "p" identityRoles: ["#nobody"] (AllOf) selects no Identity of this stack or on the ' +
+            "controller https://ctrl.example:1280; to pass, give an Identity of the stack or the controller the " +
+            "role attribute(s), correct the roles, or list attributes that exist outside the stack in the pack " +
+            "config externalRoles",
+          'ServicePolicy "p" serviceRoles: ["@svc-2"] (AllOf) selects no Service of this stack or on the ' +
+            "controller https://ctrl.example:1280; to pass, give a Service of the stack or the controller the " +
+            "role attribute(s), correct the roles, or list attributes that exist outside the stack in the pack " +
+            "config externalRoles",
+        ]);
+        // Not known: the stack alone, ids not judged, and the message says why.
+        const unknown = { controller: { unknown: "the controller could not be read: refused" } };
+        assert.deepEqual(check([["#contractors"], ["@svc-1"]], unknown), [
+          'ServicePolicy "p" identityRoles: ["#contractors"] (AllOf) selects no Identity of this stack ' +
+            "(controller not consulted: the controller could not be read: refused); to pass, give an Identity of " +
+            "the stack the role attribute(s), correct the roles, or list attributes that exist outside the stack " +
+            "in the pack config externalRoles",
+        ]);
       });
 
       it("admin identities need an auth policy with a second factor, found through the property's dependencies", () => {

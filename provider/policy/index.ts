@@ -3,8 +3,9 @@
 // package does not depend on it). The pack itself (policy/index.js in the package) is two lines:
 //   new PolicyPack("frontdoor", { policies: frontdoorPolicies() })
 // and a pack of a user's own can add these policies to its own.
+import { readController } from "./controller";
 import { type AnalyzedResource, type PolicyResource, policyResource } from "./resources";
-import { type EnforcementLevel, RULES, type Rule, withDefaults } from "./rules";
+import { type EnforcementLevel, RULES, type Rule, type RuleContext, withDefaults } from "./rules";
 
 export { RULES, type Rule } from "./rules";
 
@@ -20,7 +21,10 @@ export interface FrontdoorPolicy {
   enforcementLevel: EnforcementLevel;
   configSchema: { properties: Rule["config"] };
   validateResource?: (args: AnalyzedResource & ValidationArgs, report: ReportViolation) => void;
-  validateStack?: (args: { resources: AnalyzedResource[] } & ValidationArgs, report: ReportViolation) => void;
+  validateStack?: (
+    args: { resources: AnalyzedResource[] } & ValidationArgs,
+    report: ReportViolation,
+  ) => void | Promise<void>;
 }
 
 const ours = (resources: AnalyzedResource[]): PolicyResource[] =>
@@ -43,7 +47,16 @@ export function frontdoorPolicies(options: { enforcementLevel?: EnforcementLevel
       };
     } else {
       policy.validateStack = (args, report) => {
-        for (const v of rule.check(ours(args.resources), config(args))) report(v.message, v.urn);
+        const settings = config(args);
+        const run = (context: RuleContext) => {
+          for (const v of rule.check(ours(args.resources), settings, context)) report(v.message, v.urn);
+        };
+        // The controller, read once per preview for the rule that asks (and the config allows); a
+        // promise only when there is one to read.
+        if (!rule.usesController || !settings.consultController) return run({});
+        const controller = readController();
+        if (!(controller instanceof Promise)) return run({ controller });
+        return controller.then((view) => run({ controller: view }));
       };
     }
     return policy;

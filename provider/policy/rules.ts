@@ -8,6 +8,7 @@ import { X509Certificate } from "node:crypto";
 import { computeAccess, type EdgeConfiguration } from "../audit/access";
 import { type PlanStep, planConfiguration } from "../audit/preview";
 import { type Entity, selection, UNKNOWN } from "../audit/roles";
+import type { ControllerView } from "./controller";
 import { known, type PolicyResource } from "./resources";
 
 export interface Violation {
@@ -32,6 +33,13 @@ export interface RuleConfig {
   adminAttributes?: string[];
   maxCertificateDays?: number;
   maxTokenDays?: number;
+  /** Whether the roles rule reads the controller when the environment gives access to it. */
+  consultController?: boolean;
+}
+
+/** What a rule may know beyond the stack (index.ts reads it for the rules with `usesController`). */
+export interface RuleContext {
+  controller?: ControllerView;
 }
 
 export type EnforcementLevel = "advisory" | "mandatory" | "disabled";
@@ -45,7 +53,9 @@ export interface Rule {
   config: Record<string, { type: string; items?: { type: string }; default: unknown; description: string }>;
   /** One resource at a time, or the whole stack. */
   scope: "resource" | "stack";
-  check(resources: PolicyResource[], config: Required<RuleConfig>): Violation[];
+  /** Reads the controller's objects (when its config's consultController and the environment allow). */
+  usesController?: boolean;
+  check(resources: PolicyResource[], config: Required<RuleConfig>, context?: RuleContext): Violation[];
 }
 
 const at = (r: PolicyResource, property: string, problem: string, fix: string): Violation => ({
@@ -90,8 +100,8 @@ const ROLE_LISTS: Record<string, Record<string, string>> = {
 const rolesMatch: Rule = {
   name: "frontdoor-policy-roles-match",
   description:
-    "Every role list of a policy selects at least one object of the stack (or a role attribute the config " +
-    "lists as existing outside it).",
+    "Every role list of a policy selects at least one object of the stack, of the controller when the " +
+    "environment gives access to it, or a role attribute the config lists as existing outside the stack.",
   // A role that selects nothing grants nothing: a mistake to fix, not an opening, so it warns by default.
   enforcementLevel: "advisory",
   config: {
@@ -101,35 +111,53 @@ const rolesMatch: Rule = {
       default: [],
       description: "Role attributes (without #) that objects outside this stack carry.",
     },
+    consultController: {
+      type: "boolean",
+      default: true,
+      description:
+        "Read the controller's objects when the environment gives access (ZITI_EDGE_URL, ZITI_IDENTITY_FILE, ...).",
+    },
   },
   scope: "stack",
-  check(resources, config) {
+  usesController: true,
+  check(resources, config, context = {}) {
     const out: Violation[] = [];
+    const controller =
+      context.controller && "objects" in context.controller ? context.controller.objects : undefined;
+    const notConsulted =
+      context.controller && "unknown" in context.controller
+        ? context.controller.unknown
+        : "consultController is off";
     // Who can carry an attribute: the stack's objects, identities a CA enrolls with its identityRoles,
-    // and whatever the config says exists elsewhere.
+    // the controller's objects when known, and whatever the config says exists elsewhere.
     const outside: Entity = { id: "(outside the stack)", roleAttributes: config.externalRoles };
     const entities = (kind: string): Entity[] => [
       ...of(resources, kind).map((r) => ({ id: r.urn, roleAttributes: r.props.roleAttributes })),
       ...(kind === "Identity"
         ? of(resources, "Ca").map((r) => ({ id: r.urn, roleAttributes: r.props.identityRoles }))
         : []),
+      ...(controller?.byKind[kind] ?? []),
       outside,
     ];
     for (const policy of resources.filter((r) => r.kind in ROLE_LISTS)) {
       for (const [field, kind] of Object.entries(ROLE_LISTS[policy.kind])) {
         const roles = policy.props[field];
-        // Unknown, empty, #all (selects whatever exists) or by id (ids are not in a preview): no verdict.
+        // Unknown, empty or #all (selects whatever exists): no verdict. By id: the stack's objects have
+        // no id in a preview, so an `@<id>` is judged only against the controller's objects.
         if (!Array.isArray(roles) || roles.length === 0 || !known(roles)) continue;
-        if (roles.some((role) => typeof role !== "string" || role === "#all" || role.startsWith("@")))
-          continue;
+        if (roles.some((role) => typeof role !== "string" || role === "#all")) continue;
+        if (!controller && roles.some((role) => role.startsWith("@"))) continue;
         const semantic = typeof policy.props.semantic === "string" ? policy.props.semantic : "AllOf";
         if (entities(kind).some((e) => selection(roles, semantic, e) !== "no")) continue;
+        const where = controller
+          ? `of this stack or on the controller ${controller.url}`
+          : `of this stack (controller not consulted: ${notConsulted})`;
         out.push(
           at(
             policy,
             field,
-            `${JSON.stringify(roles)} (${semantic}) selects no ${kind} of this stack`,
-            `give ${article(kind)} of the stack the role attribute(s), correct the roles, or list attributes that ` +
+            `${JSON.stringify(roles)} (${semantic}) selects no ${kind} ${where}`,
+            `give ${article(kind)} of the stack${controller ? " or the controller" : ""} the role attribute(s), correct the roles, or list attributes that ` +
               "exist outside the stack in the pack config externalRoles",
           ),
         );

@@ -17,3 +17,21 @@ export function installPolicyPack(): void {
   if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) return;
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: POLICY_PACK, stdio: "inherit" });
 }
+
+/**
+ * `<dir>/bin` with a `pulumi-language-nodejs` to put first on PATH: the peers' Node.js host, plus the
+ * RunPlugin call that runs policy packs, which that host predates (see test/support/policyLanguageHost.js).
+ */
+export function policyHostBin(dir: string): string {
+  const bin = path.join(dir, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  const host = path.join(__dirname, "policyLanguageHost.js");
+  fs.writeFileSync(
+    path.join(bin, "pulumi-language-nodejs"),
+    `#!/bin/sh\nexec "${process.execPath}" "${host}" "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return bin;
+}
