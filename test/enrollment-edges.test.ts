@@ -64,7 +64,8 @@ describe("enrollIdentity against a scripted controller", function () {
       // The controller's answer: a certificate of its CA (this test does not check the CSR's key).
       server.script.push(cacerts(), { status: 200, body: JSON.stringify({ data: { cert: issued } }) });
       const token = jwt({}, alg);
-      const enrolled = await enrollIdentity({ jwt: token, caBundle: other.certificatePem });
+      // Pasted with a line break around it (as from a file): the JWT is the text without it.
+      const enrolled = await enrollIdentity({ jwt: `\n${token} `, caBundle: other.certificatePem });
       const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
       assert.equal(enrolled.identityId, claims.sub);
       assert.equal(enrolled.caBundlePem, `${root.certificatePem}${other.certificatePem}`);
