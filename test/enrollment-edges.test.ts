@@ -2,9 +2,10 @@
 // real certificates from the mock's PKI, JWTs signed with the server's own key in each algorithm
 // family): what the mock controller never answers on purpose (an empty or broken CA bundle, a refusal
 // without a code, an answer without a certificate) and the JWTs it never issues (PS*, odd algorithms,
-// missing claims). test/identity-enrollment.test.ts covers the working flow against the mock.
+// missing claims, an EC controller key). test/identity-enrollment.test.ts covers the working flow against the mock.
 import * as assert from "node:assert/strict";
-import { constants, createPrivateKey, sign, X509Certificate } from "node:crypto";
+import { constants, createPrivateKey, generateKeyPairSync, sign, X509Certificate } from "node:crypto";
+import forge from "node-forge";
 import { pkcs7CertsOnly } from "../mock/edge/pki";
 import { createRootCa, issueServerCertificate } from "../mock/pki";
 import { enrollIdentity } from "../provider/functions/enrollment";
@@ -191,6 +192,61 @@ describe("enrollIdentity against a scripted controller", function () {
     assert.match(
       await failed(enrollIdentity({ jwt: jwt({}, "RS256", origin) })),
       new RegExp(`^enrollIdentity: GET ${CACERTS} at ${origin} failed: connect ECONNREFUSED`),
+    );
+  });
+});
+
+/**
+ * A TLS certificate for 127.0.0.1 with an EC P-256 key, signed by `ca` (node-forge writes RSA keys
+ * only: its certificate is made for an RSA key, then the key info is swapped and the TBS signed again).
+ */
+function ecServerCertificate(ca: ReturnType<typeof createRootCa>) {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const made = forge.pki.certificateFromPem(issueServerCertificate(ca, ["127.0.0.1"]).certificatePem);
+  const cert = forge.pki.certificateToAsn1(made) as forge.asn1.Asn1 & { value: forge.asn1.Asn1[] };
+  const tbs = cert.value[0] as forge.asn1.Asn1 & { value: forge.asn1.Asn1[] };
+  // TBSCertificate: version, serial, signature, issuer, validity, subject, subjectPublicKeyInfo, ...
+  tbs.value[6] = forge.asn1.fromDer(publicKey.export({ type: "spki", format: "der" }).toString("binary"));
+  const md = forge.md.sha256.create().update(forge.asn1.toDer(tbs).getBytes());
+  const signature = ca.privateKey.sign(md);
+  cert.value[2] = forge.asn1.create(
+    forge.asn1.Class.UNIVERSAL,
+    forge.asn1.Type.BITSTRING,
+    false,
+    String.fromCharCode(0) + signature,
+  );
+  const body = forge.asn1.toDer(cert).getBytes();
+  return {
+    certificatePem: forge.pem.encode({ type: "CERTIFICATE", body }),
+    privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    privateKey,
+  };
+}
+
+describe("enrollIdentity against a scripted controller with an EC key", function () {
+  this.timeout(60_000);
+  const root = createRootCa("enroll-edges ec root");
+  const tls = ecServerCertificate(root);
+  let server: ScriptedServer;
+  before(async () => {
+    server = await startScriptedServer(tls);
+  });
+  after(() => server.close());
+
+  it("an ES256 JWT (JOSE's r||s signature) signed by the key the controller presents is trusted", async () => {
+    const claims = { iss: server.url, sub: "identity-ec", jti: `token-ec-${Date.now()}`, em: "ott" };
+    const input = `${enc({ alg: "ES256", typ: "JWT" })}.${enc(claims)}`;
+    const jose = sign("sha256", Buffer.from(input), { key: tls.privateKey, dsaEncoding: "ieee-p1363" });
+    const der = sign("sha256", Buffer.from(input), tls.privateKey);
+    // Signed: the next step is the CA bundle (answered 404 here); a DER signature is not JOSE's.
+    server.script.push({ status: 404, body: "no" }, { status: 404, body: "no" });
+    assert.equal(
+      await enrollIdentity({ jwt: `${input}.${jose.toString("base64url")}` }).catch((e: Error) => e.message),
+      `enrollIdentity: GET ${CACERTS} at ${server.url} failed (HTTP 404)`,
+    );
+    assert.match(
+      await enrollIdentity({ jwt: `${input}.${der.toString("base64url")}` }).catch((e: Error) => e.message),
+      /not signed by the certificate the controller at .* presents/,
     );
   });
 });
