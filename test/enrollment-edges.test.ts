@@ -2,7 +2,8 @@
 // real certificates from the mock's PKI, JWTs signed with the server's own key in each algorithm
 // family): what the mock controller never answers on purpose (an empty or broken CA bundle, a refusal
 // without a code, an answer without a certificate) and the JWTs it never issues (PS*, odd algorithms,
-// missing claims, an EC controller key). test/identity-enrollment.test.ts covers the working flow against the mock.
+// missing claims, an EC controller key). test/identity-enrollment.test.ts covers the working flow
+// against the mock.
 import * as assert from "node:assert/strict";
 import { constants, createPrivateKey, generateKeyPairSync, sign, X509Certificate } from "node:crypto";
 import forge from "node-forge";
@@ -240,12 +241,17 @@ describe("enrollIdentity against a scripted controller with an EC key", function
     const der = sign("sha256", Buffer.from(input), tls.privateKey);
     // Signed: the next step is the CA bundle (answered 404 here); a DER signature is not JOSE's.
     server.script.push({ status: 404, body: "no" }, { status: 404, body: "no" });
+    const outcome = (jwt: string) =>
+      enrollIdentity({ jwt }).then(
+        () => "enrolled",
+        (e: Error) => e.message,
+      );
     assert.equal(
-      await enrollIdentity({ jwt: `${input}.${jose.toString("base64url")}` }).catch((e: Error) => e.message),
+      await outcome(`${input}.${jose.toString("base64url")}`),
       `enrollIdentity: GET ${CACERTS} at ${server.url} failed (HTTP 404)`,
     );
     assert.match(
-      await enrollIdentity({ jwt: `${input}.${der.toString("base64url")}` }).catch((e: Error) => e.message),
+      await outcome(`${input}.${der.toString("base64url")}`),
       /not signed by the certificate the controller at .* presents/,
     );
   });
