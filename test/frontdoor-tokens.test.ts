@@ -72,12 +72,23 @@ describe("CertificateRequestToken (engine against the mock)", () => {
     assert.deepEqual(await engine.read(KIND, id, after), {});
   });
 
-  it("marks the token a secret output and keeps it out of errors", async () => {
+  // That the hosts mark it secret on the wire is asserted through the plugin's gRPC interface by
+  // test/plugin-secrets.test.ts (every secret of the table); here: the declaration and the errors.
+  it("declares the token a secret output and keeps it out of the error of a call the API refuses", async () => {
     assert.deepEqual(resourceDefinition(KIND).secretOutputs, ["token"]);
     const { id, outs } = await createChecked(KIND, { name: "secret-check" });
+    const token = outs.token as string;
+    // The token is gone on the API's side: the call with it is refused, and the message names the
+    // refusal, never the token.
     mock.frontdoor.remove(fd, "certificate-request-tokens", id);
-    // Registered as a secret when read: any message that would carry it is redacted.
-    assert.equal(redact(`x ${outs.token} y`), "x [secret] y");
+    const refused = await createCertificateWithToken({ ...device, token, csrPem: csrPem("gone") }).catch(
+      (e: Error) => e,
+    );
+    assert.ok(refused instanceof Error);
+    assert.match(refused.message, /HTTP 4\d\d/);
+    assert.ok(!refused.message.includes(token), refused.message);
+    // Registered as a secret when read: any other message that would carry it is redacted too.
+    assert.equal(redact(`x ${token} y`), "x [secret] y");
   });
 
   it("a CSR with a valid token: certificate with the token's subject and name; the token stays, which is no drift", async () => {

@@ -80,6 +80,21 @@ describe("plugin wire: secrets out on the way in, back on the way out", () => {
     });
     assert.deepEqual(schemaPaths(["data.client_secret", "token"]), [["data", "client_secret"], ["token"]]);
   });
+
+  it("wrap leaves alone what a path does not name: null, a text's characters, an object's key by index", () => {
+    // null is no value to hide; a secret is not wrapped twice; a text is no object with keys ("0" is
+    // its first character); an index steps into arrays only.
+    assert.deepEqual(
+      wrapSecrets({ none: null, done: secret("s"), text: "abc", map: { "0": "v" } }, [
+        ["none"],
+        ["done"],
+        ["text", "x"],
+        ["text", "0"],
+        ["map", 0],
+      ]),
+      { none: null, done: secret("s"), text: "abc", map: { "0": "v" } },
+    );
+  });
 });
 
 describe("plugin provider methods over plain data", () => {
@@ -120,6 +135,13 @@ describe("plugin provider methods over plain data", () => {
       provider.configLookup({ edgeUrl: "https://given" }, variables)("frontdoor:apiUrl"),
       undefined,
     );
+  });
+
+  it("a setting given as null or not known yet (preview) reads as not set", () => {
+    const lookup = provider.configLookup({ apiUrl: null, edgeUrl: UNKNOWN, maxRetries: 3 }, new Map());
+    assert.equal(lookup("frontdoor:apiUrl"), undefined);
+    assert.equal(lookup("frontdoor:edgeUrl"), undefined);
+    assert.equal(lookup("frontdoor:maxRetries"), "3");
   });
 
   it("checkConfig names each bad setting by its key without the prefix, the reason with it", () => {
