@@ -336,7 +336,8 @@ print(json.dumps({
     const plugin = JSON.parse(
       fs.readFileSync(path.join(target, "pulumi_frontdoor", "pulumi-plugin.json"), "utf8"),
     );
-    assert.deepEqual(plugin, { resource: true, name: "frontdoor", version });
+    const { pluginDownloadURL } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
+    assert.deepEqual(plugin, { resource: true, name: "frontdoor", version, server: pluginDownloadURL });
     for (const file of ["pyproject.toml", "PKG-INFO", "pulumi_frontdoor/__init__.py"])
       assert.ok(found.sdistFiles.includes(`${base}/${file}`), `the sdist lacks ${file}`);
   });

@@ -80,7 +80,13 @@ describe("the plugin's generated SDKs (sdk/native)", function () {
   });
 
   it("ask the engine for the plugin of the schema's name and version", () => {
-    const expected = { resource: true, name: schema.name, version: schema.version };
+    // The plugin's download URL too (schema.json's pluginDownloadURL): the CLI fetches the plugin from it.
+    const expected = {
+      resource: true,
+      name: schema.name,
+      version: schema.version,
+      server: schema.pluginDownloadURL,
+    };
     const nodePackage = JSON.parse(fs.readFileSync(path.join(NATIVE, "nodejs", "package.json"), "utf8"));
     assert.equal(nodePackage.name, schema.language.nodejs.packageName);
     assert.deepEqual(nodePackage.pulumi, expected);
