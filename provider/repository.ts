@@ -43,3 +43,28 @@ export function projectRepository(): Repository {
 export function goModulePath(repository: Repository = projectRepository()): string {
   return `${repository.modulePrefix}/${GO_SDK_DIR}`;
 }
+
+/** A fork's, a mirror's or a test server's address for the plugin binaries, when set. */
+export const PLUGIN_DOWNLOAD_URL_ENV = "FRONTDOOR_PLUGIN_DOWNLOAD_URL";
+
+/**
+ * Where the Pulumi CLI downloads the plugin from: schema.json's `pluginDownloadURL`, and so every SDK
+ * generated from it. FRONTDOOR_PLUGIN_DOWNLOAD_URL when set, else the repository's GitHub release
+ * assets. The CLI fills in ${VERSION} and fetches
+ * `<url>/pulumi-resource-frontdoor-v<version>-<os>-<arch>.tar.gz` (scripts/release/plugin-binaries.js
+ * writes those), so a release is tagged v<version>. Plain https (not github://): no GitHub API call,
+ * no rate limit, no token, and the same code path in the CLI as a test's server on loopback.
+ */
+export function pluginDownloadUrl(
+  env: NodeJS.ProcessEnv = process.env,
+  repository: Repository = projectRepository(),
+): string {
+  const override = env[PLUGIN_DOWNLOAD_URL_ENV];
+  if (override) return override;
+  if (!repository.modulePrefix.startsWith("github.com/")) {
+    throw new Error(
+      `package.json repository.url is not on github.com (${repository.url}): set ${PLUGIN_DOWNLOAD_URL_ENV}`,
+    );
+  }
+  return `${repository.url}/releases/download/v\${VERSION}`;
+}

@@ -35,7 +35,7 @@ function packageDescription(): string {
 
 /**
  * The package schema. `pluginDownloadURL`: where the CLI downloads the plugin when a program needs it
- * (scripts/release/pluginDownloadUrl.js decides it); left out when not given.
+ * (provider/repository.ts decides it); left out when not given.
  */
 export function buildSchema(version: string, pluginDownloadURL?: string): Spec {
   const types: Record<string, Spec> = {};

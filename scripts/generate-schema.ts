@@ -4,12 +4,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseReferenceText, REFERENCE_TEXT, referencePages } from "../provider/docs";
+import { pluginDownloadUrl } from "../provider/repository";
 import { buildSchema } from "../provider/schema";
 
 const root = path.resolve(__dirname, "..");
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-// FRONTDOOR_PLUGIN_DOWNLOAD_URL overrides the release assets' URL (scripts/release/pluginDownloadUrl.js).
-const schema = buildSchema(version, require("./release/pluginDownloadUrl").pluginDownloadUrl());
+// FRONTDOOR_PLUGIN_DOWNLOAD_URL overrides the release assets' URL (provider/repository.ts).
+const schema = buildSchema(version, pluginDownloadUrl());
 fs.writeFileSync(path.join(root, "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);
 
 const referenceDir = path.join(root, "docs", "reference");

@@ -6,13 +6,12 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import { pluginDownloadUrl } from "../provider/repository";
 import { resourceDefinition, resourceKinds } from "../provider/resources";
 import { resourceDefinitions } from "../provider/resources/all";
 import { buildSchema } from "../provider/schema";
 import { secretPaths } from "../provider/shape";
 import { edgeObjects } from "./support/edge-objects";
-
-const { pluginDownloadUrl } = require("../scripts/release/pluginDownloadUrl");
 
 const root = path.resolve(__dirname, "..");
 const committed = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
