@@ -92,6 +92,12 @@ export interface MockCluster {
   setLag(node: NodeRef, lag: ReplicationLag): void;
   catchUp(node: NodeRef): void;
   list(node: NodeRef, collection: EdgeCollectionName): EdgeRecord[];
+  /**
+   * Back to the state just after start (every node up, ctrl1 leading, the start's lags and behaviour, no
+   * records but the built-in ones, empty request logs), keeping listeners, ports and API sessions: a
+   * suite starts one cluster and resets it between tests.
+   */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -138,6 +144,8 @@ class Cluster implements MockCluster {
   private readonly applied: number[] = [];
   private readonly killTriggers = new Map<number, KillOnRequest[]>();
   private readonly joinedAt = new Date().toISOString();
+  /** The records every node started with (for reset). */
+  private initial: ReplicatedEdgeState = [];
 
   constructor(
     private readonly count: number,
@@ -172,8 +180,29 @@ class Cluster implements MockCluster {
     this.caPem = rootCa.certificatePem;
     this.credentials = this.nodes[0].server.credentials;
     // One store: every node starts from the first node's records (same default admin, same ids).
-    this.committed = { seq: 0, records: this.nodes[0].server.edge.exportReplicated() };
+    this.initial = this.nodes[0].server.edge.exportReplicated();
+    this.committed = { seq: 0, records: this.initial };
     for (const node of this.nodes.slice(1)) node.server.edge.importReplicated(this.committed.records);
+  }
+
+  async reset(): Promise<void> {
+    clearTimeout(this.electionTimer);
+    this.electionTimer = undefined;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.killTriggers.clear();
+    this.election = undefined;
+    this.leaderIndex = 0;
+    Object.assign(this.behaviour, DEFAULT_BEHAVIOUR, this.options.behaviour);
+    this.committed = { seq: this.committed.seq + 1, records: this.initial };
+    for (const node of this.nodes) {
+      if (!node.up) await node.server.resume();
+      node.up = true;
+      const lags = this.options.lagMs;
+      node.lagMs = (Array.isArray(lags) ? lags[node.index] : lags) ?? 0;
+      this.install(node.index);
+      node.server.clearLog();
+    }
   }
 
   // ---- leadership ----
