@@ -94,9 +94,7 @@ export function useCluster(): RealCluster {
     this.timeout(300_000);
     cluster = await sharedCluster();
   });
-  after(() => {
-    cluster = undefined;
-  });
+  // No `after`: the cluster outlives the block (the root afterAll stops it), so its own after hooks may use it.
   return standIn(() => cluster, "cluster", "no cluster runs");
 }
 
