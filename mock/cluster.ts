@@ -461,7 +461,7 @@ class Cluster implements MockCluster {
       // The real follower waited 5 s, then answered this, though the leader had committed the write.
       return unhandled("timed out");
     }
-    return response;
+    return uniquenessThroughFollower(req, response) ?? response;
   }
 
   /** What a write gets without a leader: the dead leader's dial error first, then CLUSTER_NO_LEADER. */
@@ -592,6 +592,27 @@ class Cluster implements MockCluster {
       behaviour: this.behaviour,
     };
   }
+}
+
+/**
+ * A name clash found by the leader for a forwarded write: the real follower does not answer the leader's
+ * 400 COULD_NOT_VALIDATE but 500 UNHANDLED, the constraint's fields as JSON in the cause (ziti v1.6.0,
+ * measured for identities through either follower; the leader itself answers 400).
+ */
+function uniquenessThroughFollower(req: MockRequest, response: MockResponse): MockResponse | undefined {
+  const cause = (
+    response.body as {
+      error?: { code?: string; cause?: { field?: string; reason?: string; value?: unknown } };
+    }
+  )?.error;
+  const reason = cause?.cause?.reason ?? "";
+  if (response.status !== 400 || cause?.code !== "COULD_NOT_VALIDATE") return undefined;
+  if (!/unique index|must be unique/.test(reason)) return undefined;
+  const collection = /^\/edge\/management\/v1\/([^/]+)/.exec(req.path)?.[1] ?? "";
+  const entityType = collection.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return unhandled(
+    JSON.stringify({ EntityType: entityType, Field: cause?.cause?.field, Value: cause?.cause?.value }),
+  );
 }
 
 /** The controller's error envelope, with a `{code, message}` cause as the cluster's errors have. */

@@ -172,19 +172,25 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
     assert.equal((await api[2].call("GET", `/identities/${id}`)).status, 404);
     cluster.catchUp("ctrl3");
     assert.equal((await api[2].call("GET", `/identities/${id}`)).status, 200);
-    // Facts: same name created through another node: 400 COULD_NOT_VALIDATE, cause field name.
-    const twin = await api[2].call("POST", "/identities", identity("via-follower"));
+    // The write was logged by the node it was sent to, not by the leader.
+    assert.ok(cluster.nodes[1].server.log.some((entry) => entry.method === "POST" && entry.status === 201));
+    assert.deepEqual(
+      cluster.nodes[0].server.log.filter((entry) => entry.method === "POST"),
+      [],
+    );
+    // Facts (cluster-facts 16:00 entry): the same name again through the leader: 400 COULD_NOT_VALIDATE,
+    // cause field name; through a follower: 500 UNHANDLED, the constraint as JSON in the cause.
+    const twin = await api[0].call("POST", "/identities", identity("via-follower"));
     assert.equal(twin.status, 400);
     assert.equal(twin.body.error.code, "COULD_NOT_VALIDATE");
     assert.equal(twin.body.error.cause.field, "name");
-    // The write was logged by the node it was sent to, not by the leader.
-    assert.ok(cluster.nodes[1].server.log.some((entry) => entry.method === "POST" && entry.status === 201));
-    assert.equal(
-      cluster.nodes[0].server.log.some(
-        (entry) => entry.method === "POST" && entry.path.endsWith("/identities"),
-      ),
-      false,
-    );
+    const twinThroughFollower = await api[2].call("POST", "/identities", identity("via-follower"));
+    assert.deepEqual(error(twinThroughFollower), {
+      status: 500,
+      code: "UNHANDLED",
+      message: "An unhandled error occurred",
+      cause: '{"EntityType":"identities","Field":"name","Value":"via-follower"}',
+    });
   });
 
   it("shows a write on a lagging follower only once it caught up (stale 404 first)", async () => {
