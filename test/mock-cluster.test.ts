@@ -238,6 +238,8 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
     // A restarted node rejoins and catches up.
     await cluster.restart("ctrl1");
     assert.deepEqual(names(0), ["Default Admin", "after-election"]);
+    // Facts (cluster-facts 15:58 entry): a session survives its node's restart.
+    assert.equal((await api[0].call("GET", "/identities")).status, 200);
     assert.equal(cluster.leader()?.name, "ctrl2");
   });
 

@@ -2,15 +2,16 @@
 // (test/peers/cluster.ts, shared per mocha run) and to the mock cluster, and the mock must answer what the
 // real one answers. Nothing is hard-coded but the requests: each probe reduces its answers to what must
 // agree (statuses, codes, messages, field sets, which node a URL names), with node URLs replaced by their
-// role. Probes that kill nodes stay in test/real-cluster.test.ts (the shared cluster must stay whole, and
-// elections take seconds there); test/mock-cluster.test.ts checks the mock's side of those against the
-// recorded facts.
+// role. One probe kills the leader (the mock then runs the real election timings, ~5 s) and restarts it: the
+// shared cluster is left whole. The rest of the failure cases (in-flight requests, quorum loss) are checked
+// on the mock's side against the recorded facts by test/mock-cluster.test.ts.
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import https from "node:https";
 import { type MockCluster, startMockCluster } from "../mock/cluster";
 import { EdgeClient, readReply } from "./support/edgeClient";
 import { useCluster } from "./support/fixtures";
+import { waitFor } from "./support/wait";
 
 /** What a probe sees of a cluster, real or mock. */
 interface Target {
@@ -18,8 +19,11 @@ interface Target {
   caPem: string;
   username: string;
   password: string;
-  /** The leader's index in `urls`. */
+  /** The leader's index in `urls` (waits for one). */
   leader(): Promise<number>;
+  /** SIGKILL for the real node; for the mock's, its listener closed and its connections reset. */
+  kill(index: number): Promise<void>;
+  restart(index: number): Promise<void>;
 }
 
 type Probe = (target: Target, tag: string) => Promise<unknown>;
@@ -144,6 +148,7 @@ describe("the mock cluster against the real cluster (same probes, same answers)"
   const real = useCluster();
   let mock: MockCluster;
   const answers: { real: Record<string, unknown>; mock: Record<string, unknown> } = { real: {}, mock: {} };
+  let targets: { real: Target; mock: Target };
 
   before(async function () {
     this.timeout(300_000);
@@ -155,14 +160,22 @@ describe("the mock cluster against the real cluster (same probes, same answers)"
       username: real.username,
       password: real.password,
       leader: async () => real.urls.indexOf(real.node(await real.waitForLeader()).url),
+      kill: (index) => real.kill(real.nodes[index].name),
+      restart: (index) => real.restart(real.nodes[index].name),
     };
     const mockTarget: Target = {
       urls: mock.urls,
       caPem: mock.caPem,
       username: mock.credentials.edgeUsername,
       password: mock.credentials.edgePassword,
-      leader: async () => mock.leader()?.index ?? -1,
+      leader: async () => {
+        await waitFor(() => mock.leader() !== undefined, "a mock leader");
+        return mock.leader()!.index;
+      },
+      kill: (index) => mock.kill(index),
+      restart: (index) => mock.restart(index),
     };
+    targets = { real: realTarget, mock: mockTarget };
     for (const [name, probe] of Object.entries(probes)) {
       answers.real[name] = await probe(realTarget, `${tag}-real`);
       answers.mock[name] = await probe(mockTarget, `${tag}-mock`);
@@ -178,4 +191,69 @@ describe("the mock cluster against the real cluster (same probes, same answers)"
       assert.deepEqual(answers.mock[name], answers.real[name]);
     });
   }
+
+  it("the leader SIGKILLed: what writes on a survivor get until one succeeds (the mock with the real timings)", async () => {
+    const tag = `rvm-kill-${Date.now().toString(36)}`;
+    const real = await leaderLoss(targets.real, `${tag}-real`);
+    const mock = await leaderLoss(targets.mock, `${tag}-mock`);
+    // The mock walks every phase; the real cluster may pass through one quicker than the polling sees it.
+    assert.deepEqual(mock.phases, ["dialing the dead leader", "no leader", "created"]);
+    assert.deepEqual(
+      real.phases,
+      mock.phases.filter((phase) => real.phases.includes(phase)),
+    );
+    assert.equal(real.phases.at(-1), "created");
+    assert.deepEqual([real.readsServed, mock.readsServed], [true, true]);
+  });
 });
+
+/**
+ * Kills the leader, then writes through one survivor (and reads through the other) every 100 ms until a
+ * write succeeds; the distinct kinds of answer in order. Leaves the cluster whole (the real one is shared).
+ */
+async function leaderLoss(target: Target, tag: string): Promise<{ phases: string[]; readsServed: boolean }> {
+  const clients = await admins(target);
+  const leader = await target.leader();
+  const controllers = (await clients[leader].call("GET", "/controllers")).body.data;
+  const dead = String(
+    controllers.find(
+      (item: any) => target.urls[leader] === new URL(item.apiAddresses["edge-management"][0].url).origin,
+    ).ctrlAddress,
+  );
+  const deadHost = dead.replace(/^tls:/, "");
+  const [writer, reader] = [0, 1, 2].filter((index) => index !== leader).map((index) => clients[index]);
+  const phases: string[] = [];
+  let readsServed = true;
+  let createdId: string | undefined;
+  await target.kill(leader);
+  try {
+    for (let attempt = 0; !createdId && attempt < 600; attempt++) {
+      const reply = await writer.call("POST", "/identities", {
+        body: { name: `${tag}-${attempt}`, type: "User", isAdmin: false },
+      });
+      const error = reply.body?.error;
+      const phase =
+        reply.status === 201
+          ? "created"
+          : reply.status === 500 &&
+              error?.code === "UNHANDLED" &&
+              error?.cause?.message ===
+                `error dialing peer ${dead}: dial tcp ${deadHost}: connect: connection refused`
+            ? "dialing the dead leader"
+            : reply.status === 503 &&
+                error?.code === "CLUSTER_NO_LEADER" &&
+                error?.message === "Cluster has no leader, unable to make model updates."
+              ? "no leader"
+              : `${reply.status} ${JSON.stringify(error)}`;
+      if (phases.at(-1) !== phase) phases.push(phase);
+      if (reply.status === 201) createdId = reply.body.data.id;
+      if ((await reader.call("GET", "/identities?limit=1")).status !== 200) readsServed = false;
+      if (!createdId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await target.restart(leader);
+    await target.leader();
+    if (createdId) await writer.call("DELETE", `/identities/${createdId}`);
+  }
+  return { phases, readsServed };
+}
