@@ -454,7 +454,7 @@ class Cluster implements MockCluster {
       await this.kill(leader);
       return this.leaderlessAnswer();
     }
-    const response = leader.server.edge.handle(req, session) ?? unhandled("the leader has no such route");
+    const response = leader.server.edge.handleForwarded(req, session);
     this.commit(leader, node);
     if (trigger) {
       await this.kill(leader);

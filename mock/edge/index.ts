@@ -93,9 +93,6 @@ const CONTROLLER_FILTERABLE_FIELDS = [
   "fingerprint",
 ];
 
-/** Where a controller answers `GET /version` (no session). */
-const VERSION_PATHS = ["/version", `${BASE_PATH}/version`, `${CLIENT_BASE_PATH}/version`];
-
 /** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
 export type EdgeCollectionName =
   | "identities"
@@ -163,8 +160,10 @@ export class EdgeMock implements MockApi {
       ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
+      route("GET", "/version", "public", (ctx) => this.version(ctx.req)),
       ...(options.controllers ? [this.controllersRoute(options.controllers)] : []),
     ];
+    this.clientRoutes.push(route("GET", "/version", "public", (ctx) => this.version(ctx.req)));
   }
 
   private controllersRoute(list: () => Record<string, unknown>[]): Route {
@@ -213,15 +212,10 @@ export class EdgeMock implements MockApi {
     this.state.serverCaPems = [...identity.caPems];
   }
 
-  /**
-   * Answers a request. `forwardedSession`: cluster mode, a write another node authenticated and forwarded
-   * here (to the leader), carried out under that node's API session.
-   */
-  handle(req: MockRequest, forwardedSession?: ApiSession): MockResponse | undefined {
+  handle(req: MockRequest): MockResponse | undefined {
     if (req.path === CA_CERTS_PATH && req.method === "GET") return this.clientApi.caCerts();
-    if (VERSION_PATHS.includes(req.path) && req.method === "GET") return this.version(req);
     if (!req.path.startsWith("/edge/")) return undefined;
-    const response = this.serve(req, forwardedSession);
+    const response = this.serve(req);
     // Unknown paths (404) have no operation to check against; the client API has another swagger.
     if (
       this.options.validateResponses &&
@@ -232,6 +226,14 @@ export class EdgeMock implements MockApi {
       this.conformanceViolations.push(...violations);
     }
     return response;
+  }
+
+  /**
+   * Cluster mode: a write another node authenticated and forwarded here (to the leader), carried out
+   * under that node's API session.
+   */
+  handleForwarded(req: MockRequest, session: ApiSession | undefined): MockResponse {
+    return this.serve(req, session);
   }
 
   /**
@@ -298,7 +300,7 @@ export class EdgeMock implements MockApi {
    * `GET /version` (no session): the release and capabilities. A controller lists its APIs' base URLs
    * under `apiVersions`; the cluster adds `HA_CONTROLLER` (see `capabilities` in EdgeMockOptions).
    */
-  private version(req: MockRequest): MockResponse {
+  version(req: MockRequest): MockResponse {
     const origin = `https://${header(req, "host") ?? "127.0.0.1"}`;
     const api = (path: string) => ({ v1: { apiBaseUrls: [`${origin}${path}`], path, version: "v1" } });
     const capabilities = this.options.capabilities ?? [];
