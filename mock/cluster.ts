@@ -169,7 +169,7 @@ class Cluster implements MockCluster {
           controllers: () => this.controllers(),
         },
         intercept: this.interceptor(index),
-        control: (req) => this.control(req),
+        control: (req) => this.control(req, index),
       });
       const lags = this.options.lagMs;
       const lagMs = (Array.isArray(lags) ? lags[index] : lags) ?? 0;
@@ -334,7 +334,7 @@ class Cluster implements MockCluster {
     if (!node.up) return;
     node.up = false;
     this.killTriggers.delete(node.index);
-    await node.server.suspend();
+    // The cluster's state changes at once; the listener closes and the connections reset next.
     if (this.leaderIndex === node.index) {
       // Writes first fail dialing the dead leader, then answer "no leader" until the election ends.
       this.beginElection({ phase: "leader-unreachable", deadLeader: node }, "unreachableMs");
@@ -342,6 +342,7 @@ class Cluster implements MockCluster {
       // A leader left without a majority steps down (raft's check-quorum).
       this.beginElection({ phase: "no-leader" }, "noLeaderMs");
     }
+    await node.server.suspend();
   }
 
   killOnRequest(ref: NodeRef, trigger: KillOnRequest): void {
@@ -517,18 +518,19 @@ class Cluster implements MockCluster {
 
   // ---- /__mock/cluster control routes (on every node) ----
 
-  private async control(req: MockRequest): Promise<MockResponse | undefined> {
+  private async control(req: MockRequest, askedIndex: number): Promise<MockResponse | undefined> {
     if (!req.path.startsWith("/__mock/cluster")) return undefined;
     try {
       return (
-        (await this.controlRoute(req)) ?? controlError(404, `no control route ${req.method} ${req.path}`)
+        (await this.controlRoute(req, askedIndex)) ??
+        controlError(404, `no control route ${req.method} ${req.path}`)
       );
     } catch (error) {
       return controlError(400, error instanceof Error ? error.message : "bad control request");
     }
   }
 
-  private async controlRoute(req: MockRequest): Promise<MockResponse | undefined> {
+  private async controlRoute(req: MockRequest, askedIndex: number): Promise<MockResponse | undefined> {
     const rest = req.path.slice("/__mock/cluster".length);
     const body = () => json(req);
     if (rest === "" || rest === "/") {
@@ -554,8 +556,9 @@ class Cluster implements MockCluster {
       case "POST kill": {
         const trigger = body();
         if (trigger.apply) this.killOnRequest(node, trigger as KillOnRequest);
-        // Answer first: the node asked may be the one to die.
-        else setImmediate(() => void this.kill(node));
+        // The node asked to kill itself dies once its answer is sent; another dies before the answer.
+        else if (node.index === askedIndex) return { status: 204, afterSent: () => void this.kill(node) };
+        else await this.kill(node);
         return { status: 204 };
       }
       case "POST restart":

@@ -356,7 +356,7 @@ function send(res: http.ServerResponse, response: MockResponse): void {
     headers["content-type"] ??= "application/json";
   }
   res.writeHead(response.status, headers);
-  res.end(payload);
+  res.end(payload, response.afterSent);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

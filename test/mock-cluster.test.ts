@@ -3,15 +3,12 @@
 // summarised in docs/guides/mock-and-harness.md#cluster-mode, "the facts" below; test/real-cluster-mock.test.ts
 // runs the same probes against both). Elections are stepped by hand and lag is held, so nothing is timed.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
 import https from "node:https";
-import path from "node:path";
 import { type MockCluster, startMockCluster } from "../mock/cluster";
+import { type MockProcess, startMockProcess } from "../mock/process";
 import { CONTROL_TOKEN_HEADER } from "../mock/server";
 import { EdgeClient, type EdgeReply, readReply } from "./support/edgeClient";
-import { waitFor } from "./support/wait";
 
 /** A request outside the management API's base path (/version, /__mock/cluster), CA-verified. */
 function raw(
@@ -348,45 +345,31 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
   });
 });
 
-describe("mock server CLI --cluster", () => {
-  let child: ChildProcess | undefined;
-  afterEach(() => {
-    if (child && child.exitCode === null) child.kill("SIGKILL");
+describe("mock server CLI --cluster, in a process of its own (startMockProcess)", () => {
+  let mock: MockProcess | undefined;
+  after(async () => {
+    await mock?.close();
   });
 
-  it("starts N nodes, prints each node and ZITI_EDGE_URLS, serves them with the printed CA, exits on SIGTERM", async function () {
+  it("starts N nodes, prints each node and ZITI_EDGE_URLS, is driven through /__mock/cluster with the printed CA", async function () {
     this.timeout(60_000);
-    child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "mock/cli.ts", "--cluster", "3"],
-      {
-        cwd: path.resolve(__dirname, ".."),
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+    mock = await startMockProcess(["--cluster", "3"]);
+    assert.equal(mock.urls.length, 3);
+    assert.equal(mock.urls[0], mock.url);
+    assert.ok(mock.caPem);
+    const described = await mock.control<any>("GET", "cluster");
+    assert.deepEqual(
+      described.nodes.map((node: any) => [node.name, node.url]),
+      mock.urls.map((url, index) => [`ctrl${index + 1}`, url]),
     );
-    let output = "";
-    child.stdout!.on("data", (chunk) => {
-      output += chunk;
-    });
-    await waitFor(
-      () => output.includes("node ctrl3:") || child!.exitCode !== null,
-      "the cluster's nodes printed",
-    );
-    const urls = /^export ZITI_EDGE_URLS=(\S+)$/m.exec(output)?.[1]?.split(",");
-    const caFile = /^export FRONTDOOR_CA_BUNDLE=(\S+)$/m.exec(output)?.[1];
-    const token = /^export FRONTDOOR_MOCK_TOKEN=(\S+)$/m.exec(output)?.[1];
-    assert.ok(urls && caFile && token, output);
-    assert.equal(urls.length, 3);
-    for (const [index, url] of urls.entries())
-      assert.ok(output.includes(`node ctrl${index + 1}: ${url}\n`), output);
-    const cli = { caPem: readFileSync(caFile, "utf8"), controlToken: token } as MockCluster;
-    for (const url of urls) {
-      const version = await raw(cli, `${url}/version`);
+    assert.equal(described.leader, "ctrl1");
+    const target = { caPem: mock.caPem, controlToken: "" } as MockCluster;
+    for (const url of mock.urls) {
+      const version = await raw(target, `${url}/version`);
       assert.deepEqual(version.body.data.capabilities, ["OIDC_AUTH", "HA_CONTROLLER"]);
     }
-    assert.equal((await raw(cli, `${urls[2]}/__mock/cluster`)).body.leader, "ctrl1");
-    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    assert.equal(await exited, 0);
+    await mock.control("POST", "cluster/nodes/ctrl3/kill", {});
+    const afterKill = await mock.control<any>("GET", "cluster");
+    assert.equal(afterKill.nodes[2].up, false);
   });
 });
