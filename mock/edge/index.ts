@@ -18,11 +18,12 @@ import { Policies } from "./resources/policies";
 import { PolicyAdvice } from "./resources/policy-advice";
 import { PostureChecks } from "./resources/posture-checks";
 import { Services } from "./resources/services";
-import { matchRoute, type Route } from "./routes";
+import { matchRoute, type Route, route } from "./routes";
 import { SESSION_HEADER, Sessions } from "./sessions";
-import { EdgeState } from "./state";
+import { type ApiSession, EdgeState } from "./state";
 import type { BaseRecord, Collection } from "./store";
 import { newTotpSecret } from "./totp";
+import { controllersRoute, versionResponse } from "./version";
 
 /**
  * The swagger checks, loaded only when an option asks for them: they need `ajv` and the swagger file,
@@ -49,6 +50,16 @@ export interface EdgeMockOptions {
   /** Username and password of the built-in admin identity ("Default Admin"). */
   adminUsername: string;
   adminPassword: string;
+  /**
+   * What `/version` reports in `capabilities`. Default none: the mock serves no `/oidc` (a real v1.6.0
+   * reports `OIDC_AUTH`); the cluster mode reports the real cluster's `["OIDC_AUTH", "HA_CONTROLLER"]`.
+   */
+  capabilities?: string[];
+  /**
+   * Cluster mode: the nodes `GET /controllers` lists (swagger controllerDetail). Without it the route
+   * does not exist, as the mock has always answered (404) for a single controller.
+   */
+  controllers?: () => Record<string, unknown>[];
   /** API session lifetime (sliding), seconds. Default 1800. */
   sessionTtlSeconds?: number;
   /**
@@ -64,6 +75,9 @@ export interface EdgeMockOptions {
    */
   release?: MockRelease;
 }
+
+/** The replicated records of every collection, in `EdgeState.replicatedCollections()` order. */
+export type ReplicatedEdgeState = BaseRecord[][];
 
 /** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
 export type EdgeCollectionName =
@@ -132,7 +146,10 @@ export class EdgeMock implements MockApi {
       ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
+      route("GET", "/version", "public", (ctx) => this.version(ctx.req)),
+      ...(options.controllers ? [controllersRoute(options.controllers)] : []),
     ];
+    this.clientRoutes.push(route("GET", "/version", "public", (ctx) => this.version(ctx.req)));
   }
 
   private servicePolicies(): Policies {
@@ -187,50 +204,102 @@ export class EdgeMock implements MockApi {
     return response;
   }
 
-  private serve(req: MockRequest): MockResponse {
+  /**
+   * Cluster mode: a write another node authenticated and forwarded here (to the leader), carried out
+   * under that node's API session.
+   */
+  handleForwarded(req: MockRequest, session: ApiSession | undefined): MockResponse {
+    return this.serve(req, session);
+  }
+
+  /**
+   * Cluster mode: the API session a request would run under here (`undefined` on public routes), or the
+   * error it would get (unknown route, no or bad session), without carrying it out.
+   */
+  authorize(req: MockRequest): { session?: ApiSession } | { refusal: MockResponse } {
     try {
-      const [base, routes] = req.path.startsWith(`${CLIENT_BASE_PATH}/`)
-        ? [CLIENT_BASE_PATH, this.clientRoutes]
-        : [BASE_PATH, this.routes];
-      const subPath = req.path.startsWith(`${base}/`)
-        ? req.path.slice(base.length).replace(/\/+$/, "")
-        : undefined;
-      if (!subPath) throw notFound();
-      const match = matchRoute(routes, req.method, subPath);
-      if (match === undefined) throw notFound();
-      if (match === "methodMismatch") {
-        throw new ApiError(
-          405,
-          "METHOD_NOT_ALLOWED",
-          "The resource requested does not support this HTTP verb",
-        );
-      }
-      const body = parseBody(req);
-      if (
-        this.options.validateRequests &&
-        base === BASE_PATH &&
-        (body !== undefined || hasBodyVerb(req.method))
-      ) {
-        this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
-      }
-      const access = match.route.access;
-      const session =
-        access === "public"
-          ? undefined
-          : this.sessions.resolve(header(req, SESSION_HEADER), access === "full" || access === "client");
-      if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
-        throw new ApiError(
-          401,
-          "UNAUTHORIZED",
-          "The request could not be completed. The session is not authorized or the credentials are invalid",
-        );
-      }
+      return { session: this.prepare(req).session };
+    } catch (error) {
+      return { refusal: errorResponse(error) };
+    }
+  }
+
+  private serve(req: MockRequest, forwardedSession?: ApiSession): MockResponse {
+    try {
+      const { match, body, session } = this.prepare(req, forwardedSession);
       const host = header(req, "host") ?? "127.0.0.1";
       return match.route.handle({ req, params: match.params, body, session, issuer: `https://${host}` });
     } catch (error) {
-      if (error instanceof ApiError) return error.toResponse();
-      return new ApiError(500, "UNHANDLED", `the mock failed: ${(error as Error).message}`).toResponse();
+      return errorResponse(error);
     }
+  }
+
+  /** Route, body and session of a request; throws the ApiError it must be answered with instead. */
+  private prepare(req: MockRequest, forwardedSession?: ApiSession) {
+    const [base, routes] = req.path.startsWith(`${CLIENT_BASE_PATH}/`)
+      ? [CLIENT_BASE_PATH, this.clientRoutes]
+      : [BASE_PATH, this.routes];
+    const subPath = req.path.startsWith(`${base}/`)
+      ? req.path.slice(base.length).replace(/\/+$/, "")
+      : undefined;
+    if (!subPath) throw notFound();
+    const match = matchRoute(routes, req.method, subPath);
+    if (match === undefined) throw notFound();
+    if (match === "methodMismatch") {
+      throw new ApiError(405, "METHOD_NOT_ALLOWED", "The resource requested does not support this HTTP verb");
+    }
+    const body = parseBody(req);
+    if (
+      this.options.validateRequests &&
+      base === BASE_PATH &&
+      (body !== undefined || hasBodyVerb(req.method))
+    ) {
+      this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
+    }
+    const access = match.route.access;
+    if (forwardedSession) return { match, body, session: forwardedSession };
+    const session =
+      access === "public"
+        ? undefined
+        : this.sessions.resolve(header(req, SESSION_HEADER), access === "full" || access === "client");
+    if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
+      throw new ApiError(
+        401,
+        "UNAUTHORIZED",
+        "The request could not be completed. The session is not authorized or the credentials are invalid",
+      );
+    }
+    return { match, body, session };
+  }
+
+  /** `GET /version` (no session): see version.ts. */
+  version(req: MockRequest): MockResponse {
+    return versionResponse(req, this.options.capabilities ?? [], this.options.release ?? "v1.6.0");
+  }
+
+  // ---- Cluster mode (cluster.ts): replicated records, node-local sessions ----
+
+  /** Copies of every replicated record (everything but API sessions and keys). */
+  exportReplicated(): ReplicatedEdgeState {
+    return this.state.replicatedCollections().map((collection) => collection.exportRecords());
+  }
+
+  /** Replaces every replicated record with the given ones (a follower applying what the leader committed). */
+  importReplicated(records: ReplicatedEdgeState): void {
+    const collections = this.state.replicatedCollections();
+    collections.forEach((collection, index) => {
+      collection.importRecords(records[index]);
+    });
+  }
+
+  /** The live API session of a token, if this node knows it (shared sessions: see cluster.ts). */
+  findSession(token: string): ApiSession | undefined {
+    return this.state.sessions.get(token);
+  }
+
+  /** Makes another node's API session known here too. */
+  adoptSession(session: ApiSession): void {
+    this.state.sessions.set(session.token, session);
   }
 
   // ---- Test helpers (in-process; they do not go through HTTP) ----
@@ -339,6 +408,11 @@ export class EdgeMock implements MockApi {
     if (!collection) throw new Error(`unknown edge collection '${name}'`);
     return collection;
   }
+}
+
+function errorResponse(error: unknown): MockResponse {
+  if (error instanceof ApiError) return error.toResponse();
+  return new ApiError(500, "UNHANDLED", `the mock failed: ${(error as Error).message}`).toResponse();
 }
 
 function header(req: MockRequest, name: string): string | undefined {
