@@ -328,6 +328,7 @@ const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
   username: (value, settings) => basicUserId(value, settings) ?? headerToken(value, settings),
   clientId: basicUserId,
   searchUsername: basicUserId,
+  edgeJwt: headerToken,
   edgeUsername: lengthBetween(4, 100),
   edgePassword: lengthBetween(5, 100),
   apiUrl: serviceUrl,

@@ -9,15 +9,18 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
 import type { Props } from "../provider/resource";
+import { cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
-import { requirePeers } from "./peers/index";
+import { REPO_ROOT as ROOT, requirePeers } from "./peers/index";
 import { EdgeClient as RawEdgeClient } from "./support/edgeClient";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 import { useTempDir } from "./support/fixtures";
 import { type JwtIssuer, startJwtIssuer } from "./support/jwtIssuer";
+import { secret, servePlugin, struct, URN } from "./support/plugin";
 
 const AUDIENCE = "ziti-pipelines";
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
@@ -32,6 +35,8 @@ interface Target {
 
 const targets: {
   name: string;
+  /** Whether the real CLI and the plugin run here too (once: on the real controller). */
+  hosts?: boolean;
   start(issuer: JwtIssuer, dir: string, ctx: Mocha.Context): Promise<Target>;
 }[] = [
   {
@@ -43,6 +48,7 @@ const targets: {
   },
   {
     name: "the real controller",
+    hosts: true,
     async start(issuer, dir, ctx) {
       requirePeers(ctx, "ziti");
       // The controller fetches the signer's JWKS with Go's default HTTP client: its roots are SSL_CERT_FILE's.
@@ -64,7 +70,7 @@ const targets: {
   },
 ];
 
-for (const { name, start } of targets) {
+for (const { name, start, hosts } of targets) {
   describe(`keyless login (ext-jwt) on ${name}`, function () {
     this.timeout(180_000);
     const dir = useTempDir("ext-jwt-");
@@ -273,6 +279,93 @@ for (const { name, start } of targets) {
       }
     });
 
+    if (hosts) {
+      it("the real CLI (dynamic host): up and destroy log in with the CI's OIDC token; a wrong audience fails saying so; no token in state or output", async function () {
+        requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs");
+        issuer.requestClaims = { sub: SUBJECT };
+        const stack = await cliStack(path.join(ROOT, "test", "programs", "ext-jwt-login"), {
+          config: {
+            "frontdoor:edgeUrl": target.url,
+            "frontdoor:caBundle": `${target.caPem}\n${issuer.caPem}`,
+            "frontdoor:edgeJwtAudience": AUDIENCE,
+            "ext-jwt-login:identityName": "made-by-cli-pipeline",
+          },
+          // As GitHub Actions gives them to a job with `permissions: id-token: write`.
+          env: {
+            ACTIONS_ID_TOKEN_REQUEST_URL: issuer.tokenRequestUrl,
+            ACTIONS_ID_TOKEN_REQUEST_TOKEN: issuer.requestToken,
+          },
+        });
+        const outputs: string[] = [];
+        try {
+          const before = issuer.issued.length;
+          outputs.push((await stack.ok(["up", "--yes", "--skip-preview"])).output);
+          assert.ok(issuer.issued.length > before, "the provider asked for the CI's token");
+          const id = await stack.idOf("device");
+          const admin = new EdgeClient(settingsOf(target.adminConfig));
+          clients.push(admin);
+          assert.equal(
+            (await admin.get<{ name: string }>(`/identities/${id}`, "identity"))?.name,
+            "made-by-cli-pipeline",
+          );
+          const state = JSON.stringify(await stack.exportState());
+
+          outputs.push((await stack.ok(["destroy", "--yes", "--skip-preview"])).output);
+          assert.equal(await admin.get(`/identities/${id}`, "identity"), undefined);
+
+          // The next run asks for a token of another audience: refused, and the CLI shows why.
+          // (A refresh or destroy would log in with the settings recorded in the state.)
+          await stack.ok(["config", "set", "frontdoor:edgeJwtAudience", "not-ours"]);
+          const refused = await stack.run(["up", "--yes", "--skip-preview"]);
+          outputs.push(refused.output);
+          assert.notEqual(refused.code, 0);
+          assert.match(refused.output, /wrong audience: the token is for "not-ours"/);
+
+          for (const secret of [...issuer.issued, issuer.requestToken]) {
+            assert.ok(!state.includes(secret), "a token is in the state");
+            for (const output of outputs)
+              assert.ok(!output.includes(secret), "a token is in the CLI's output");
+          }
+        } finally {
+          await stack.dispose();
+        }
+      });
+
+      it("the plugin (gRPC, in process): configured with frontdoor:edgeJwt, it creates and deletes", async () => {
+        const plugin = await servePlugin();
+        try {
+          const jwt = token();
+          const configure = new provproto.ConfigureRequest();
+          configure.setArgs(
+            struct({
+              edgeUrl: target.url,
+              caBundle: `${target.caPem}\n${issuer.caPem}`,
+              edgeJwt: secret(jwt),
+              version: "0.1.0",
+            }),
+          );
+          configure.setAcceptsecrets(true);
+          await plugin.call("configure", configure);
+          const check = new provproto.CheckRequest();
+          check.setUrn(URN("Identity", "plugin-device"));
+          check.setOlds(struct({}));
+          check.setNews(struct({ name: "made-by-plugin-pipeline", type: "Device" }));
+          const create = new provproto.CreateRequest();
+          create.setUrn(URN("Identity", "plugin-device"));
+          create.setProperties((await plugin.call<provproto.CheckResponse>("check", check)).getInputs());
+          const made = await plugin.call<provproto.CreateResponse>("create", create);
+          assert.ok(!JSON.stringify(made.getProperties()?.toJavaScript()).includes(jwt));
+          const remove = new provproto.DeleteRequest();
+          remove.setId(made.getId());
+          remove.setUrn(URN("Identity", "plugin-device"));
+          remove.setProperties(made.getProperties());
+          await plugin.call("delete", remove);
+        } finally {
+          await plugin.stop();
+        }
+      });
+    }
+
     it("the engine's own configuration logs in with the JWT too (check, create, delete)", async () => {
       await configureFor({
         "frontdoor:edgeUrl": target.url,
@@ -287,6 +380,13 @@ for (const { name, start } of targets) {
       }
     });
   });
+}
+
+/** Provider settings (`edgeUrl`, ...) of stack configuration (`frontdoor:edgeUrl`, ...). */
+function settingsOf(config: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(config).map(([key, value]) => [key.replace(/^frontdoor:/, ""), value]),
+  );
 }
 
 function restoreEnv(name: string, value: string | undefined): void {
