@@ -59,7 +59,12 @@ export async function startJwtIssuer(): Promise<JwtIssuer> {
       options.unknownKey
         ? signWith(foreign.privateKey, `${kid}-old`, claims)
         : signWith(published.privateKey, kid, claims),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Clients keep connections alive (the controller's JWKS fetches, Node's global agent): end them.
+        server.closeAllConnections();
+      }),
   };
 
   const server = https.createServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, (req, res) => {
