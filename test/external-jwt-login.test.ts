@@ -308,7 +308,17 @@ for (const { name, start, hosts } of targets) {
             (await admin.get<{ name: string }>(`/identities/${id}`, "identity"))?.name,
             "made-by-cli-pipeline",
           );
-          const state = JSON.stringify(await stack.exportState());
+          // The state as exported, and every file of the stack's backend (the state file itself, its backups).
+          const backend = path.join(path.dirname(stack.home), "backend");
+          const state = [
+            JSON.stringify(await stack.exportState()),
+            ...fs
+              .readdirSync(backend, { recursive: true, encoding: "utf8" })
+              .map((file) => path.join(backend, file))
+              .filter((file) => fs.statSync(file).isFile())
+              .map((file) => fs.readFileSync(file, "utf8")),
+          ].join("\n");
+          assert.match(state, /made-by-cli-pipeline/, "the state files were not found");
 
           outputs.push((await stack.ok(["destroy", "--yes", "--skip-preview"])).output);
           assert.equal(await admin.get(`/identities/${id}`, "identity"), undefined);
