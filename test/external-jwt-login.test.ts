@@ -223,6 +223,25 @@ for (const { name, start, hosts } of targets) {
       assert.match(message, /refused it for a reason it does not publish: no identity/);
     });
 
+    it("a refused token whose issuer publishes nothing to check against: the message says it cannot tell", async () => {
+      // A second signer, with no externalAuthUrl, for an issuer without a discovery document; the
+      // pipeline identity's auth policy does not allow it, so the controller refuses its tokens.
+      const elsewhere = `${issuer.url}/no-discovery`;
+      await configureFor(target.adminConfig);
+      const signer = await createChecked("ExternalJwtSigner", {
+        name: "no-discovery",
+        issuer: elsewhere,
+        audience: "no-discovery-audience",
+        jwksEndpoint: issuer.jwksUrl,
+      });
+      try {
+        const message = await refusal(token({ iss: elsewhere, aud: "no-discovery-audience" }));
+        assert.match(message, /the cause cannot be told: the audience matches signer "no-discovery"/);
+      } finally {
+        await engine.remove("ExternalJwtSigner", signer.id, signer.outs);
+      }
+    });
+
     it("a token file rotated during a run is read again when the session must be renewed", async () => {
       const file = path.join(dir.path, "token.jwt");
       fs.writeFileSync(file, token());
