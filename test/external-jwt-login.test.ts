@@ -135,7 +135,10 @@ for (const { name, start, hosts } of targets) {
       return client;
     };
 
-    const token = (claims: Record<string, unknown> = {}, options: { unknownKey?: boolean } = {}) => {
+    const token = (
+      claims: Record<string, unknown> = {},
+      options: { unknownKey?: boolean; forged?: boolean } = {},
+    ) => {
       const now = Math.floor(Date.now() / 1000);
       return issuer.sign(
         { iss: issuer.url, aud: AUDIENCE, sub: SUBJECT, iat: now, exp: now + 600, ...claims },
@@ -218,6 +221,11 @@ for (const { name, start, hosts } of targets) {
       assert.match(message, new RegExp(`unknown key: the token is signed with key "${issuer.kid}-old"`));
     });
 
+    it("a token under the published key's id whose signature does not verify is refused, saying so", async () => {
+      const message = await refusal(token({}, { forged: true }));
+      assert.match(message, new RegExp(`bad signature: the token does not verify with key "${issuer.kid}"`));
+    });
+
     it("a right token for no known identity is refused, saying what it cannot tell", async () => {
       const message = await refusal(token({ sub: "repo:acme/unknown" }));
       assert.match(message, /refused it for a reason it does not publish: no identity/);
@@ -233,6 +241,8 @@ for (const { name, start, hosts } of targets) {
         issuer: elsewhere,
         audience: "no-discovery-audience",
         jwksEndpoint: issuer.jwksUrl,
+        // The token names the pipeline identity: only its auth policy (allowedSigners) refuses it.
+        useExternalId: true,
       });
       try {
         const message = await refusal(token({ iss: elsewhere, aud: "no-discovery-audience" }));

@@ -26,7 +26,11 @@ export interface JwtIssuer {
   issued: string[];
   /** The claims (besides iss, aud, iat, exp) of the tokens the request endpoint hands out. */
   requestClaims: Record<string, unknown>;
-  sign(claims: Record<string, unknown>, options?: { unknownKey?: boolean }): string;
+  /**
+   * `unknownKey`: signed with a key nobody publishes, under its own kid; `forged`: signed with that
+   * key under the published key's kid (a signature that does not verify).
+   */
+  sign(claims: Record<string, unknown>, options?: { unknownKey?: boolean; forged?: boolean }): string;
   close(): Promise<void>;
 }
 
@@ -58,7 +62,9 @@ export async function startJwtIssuer(): Promise<JwtIssuer> {
     sign: (claims, options = {}) =>
       options.unknownKey
         ? signWith(foreign.privateKey, `${kid}-old`, claims)
-        : signWith(published.privateKey, kid, claims),
+        : options.forged
+          ? signWith(foreign.privateKey, kid, claims)
+          : signWith(published.privateKey, kid, claims),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
