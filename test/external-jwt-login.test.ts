@@ -265,6 +265,37 @@ for (const { name, start, hosts } of targets) {
       assert.equal(client.auth.logins, 2);
     });
 
+    it("shortly before the token expires, a newer token from the file logs in again (a fixed token's session goes on)", async () => {
+      const file = path.join(dir.path, "expiring.jwt");
+      const now = Math.floor(Date.now() / 1000);
+      const expiring = () => token({ exp: now + 600 });
+      // 10 s before the first token's expiry (the clock of the client moved there).
+      const nearExpiry = () => Date.now() + 590_000;
+
+      // The file rotated meanwhile (a token of the other subject, so the test sees which was used).
+      fs.writeFileSync(file, expiring());
+      const rotated = clientWith({ edgeJwtFile: file });
+      assert.equal(await whoAmI(rotated), "pipeline-main");
+      fs.writeFileSync(file, token({ sub: OTHER_SUBJECT, exp: now + 3600 }));
+      rotated.auth.now = nearExpiry;
+      assert.equal(await whoAmI(rotated), "pipeline-prod");
+      assert.equal(rotated.auth.logins, 2);
+
+      // Not rotated yet: no newer token, the session goes on.
+      fs.writeFileSync(file, expiring());
+      const stale = clientWith({ edgeJwtFile: file });
+      assert.equal(await whoAmI(stale), "pipeline-main");
+      stale.auth.now = nearExpiry;
+      assert.equal(await whoAmI(stale), "pipeline-main");
+      assert.equal(stale.auth.logins, 1);
+
+      const fixed = clientWith({ edgeJwt: expiring() });
+      assert.equal(await whoAmI(fixed), "pipeline-main");
+      fixed.auth.now = nearExpiry;
+      assert.equal(await whoAmI(fixed), "pipeline-main");
+      assert.equal(fixed.auth.logins, 1, "a fixed token cannot be renewed: its session goes on");
+    });
+
     it("GitHub Actions' OIDC token request: a fresh token with the configured audience at each login", async () => {
       const saved = {
         url: process.env.ACTIONS_ID_TOKEN_REQUEST_URL,

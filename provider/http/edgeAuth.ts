@@ -4,15 +4,18 @@
 // controllers): a 401 makes the HTTP client call `renew`, which logs in again once. When the session
 // says MFA is required, it is completed with a TOTP code from `frontdoor:edgeTotpSecret`.
 // With an external JWT (externalJwt.ts), every login takes a fresh token from its source, so a
-// renewal after the token expired logs in with a new one.
+// renewal after the token expired logs in with a new one; with a source that gives newer tokens (a
+// rotated file, the CI's token request) the session is also renewed shortly before its token expires.
 import { debug } from "../log";
 import { registerSecret } from "../redact";
 import type { AuthScheme, HttpResponse, RequestOptions } from "./client";
 import { ProviderError } from "./errors";
-import { type JwtSource, localProblem } from "./externalJwt";
+import { decodeJwt, type JwtSource, localProblem } from "./externalJwt";
 import { totpCode } from "./totp";
 
 export const SESSION_HEADER = "zt-session";
+/** A session logged in with a renewable external JWT logs in again this long before the JWT expires. */
+const RENEW_BEFORE_MS = 60_000;
 
 export interface EdgeCredentials {
   username?: string;
@@ -41,6 +44,11 @@ export class EdgeSessionAuth implements AuthScheme {
   send?: SendAnonymous;
   /** Logins so far: more than one means the session expired and was renewed. */
   logins = 0;
+  /** The clock (a test moves it to a token's expiry). */
+  now: () => number = Date.now;
+  /** When the external JWT of the session expires (from its `exp`), for a source that gives fresh ones. */
+  private jwtExpiresAtMs?: number;
+  private renewing?: Promise<void>;
 
   constructor(private readonly credentials: EdgeCredentials) {
     const { username, password, useCertificate, jwt } = credentials;
@@ -56,7 +64,32 @@ export class EdgeSessionAuth implements AuthScheme {
   }
 
   async headers(): Promise<Record<string, string>> {
+    if (
+      this.token &&
+      this.jwtExpiresAtMs !== undefined &&
+      this.now() >= this.jwtExpiresAtMs - RENEW_BEFORE_MS
+    ) {
+      this.renewing ??= this.renewBeforeExpiry().finally(() => {
+        this.renewing = undefined;
+      });
+      await this.renewing;
+    }
     return { [SESSION_HEADER]: await this.session() };
+  }
+
+  /**
+   * Logs in again with a fresh token from the source before the session's token expires (a controller
+   * may end the session with it). Requests meanwhile keep the current session; when no valid fresh
+   * token comes (a token file not rotated yet), the session goes on until the controller ends it (401).
+   */
+  private async renewBeforeExpiry(): Promise<void> {
+    try {
+      await this.finishLogin(await this.loginWithJwt(this.credentials.jwt!, this.jwtExpiresAtMs), "ext-jwt");
+      debug("Edge API session renewed before its external JWT expired");
+    } catch (err) {
+      this.jwtExpiresAtMs = undefined;
+      debug(`Edge API session not renewed before its external JWT expired: ${(err as Error).message}`);
+    }
   }
 
   /** The session expired or was removed: log in again (joining a login already under way). */
@@ -94,16 +127,25 @@ export class EdgeSessionAuth implements AuthScheme {
     return this.finishLogin(res, method);
   }
 
-  private async loginWithJwt(jwt: NonNullable<EdgeCredentials["jwt"]>): Promise<HttpResponse<unknown>> {
+  /** `newerThanMs`: only a token that expires later than this is sent (renewal before expiry). */
+  private async loginWithJwt(
+    jwt: NonNullable<EdgeCredentials["jwt"]>,
+    newerThanMs?: number,
+  ): Promise<HttpResponse<unknown>> {
     const token = await jwt.source.token();
     registerSecret(token);
+    const exp = decodeJwt(token)?.claims.exp;
+    if (newerThanMs !== undefined && !(typeof exp === "number" && exp * 1000 > newerThanMs)) {
+      throw new ProviderError(`${jwt.source.label} has no newer token yet`);
+    }
     const refused = (why: string) =>
       new ProviderError(
         `Edge authentication with an external JWT from ${jwt.source.label} was refused: ${why}`,
       );
     // An expired token is not sent: the controller would only answer 401.
-    const local = localProblem(token);
+    const local = localProblem(token, this.now());
     if (local) throw refused(local);
+    this.jwtExpiresAtMs = jwt.source.renewable && typeof exp === "number" ? exp * 1000 : undefined;
     const res = await this.send!({
       method: "POST",
       path: "/authenticate",

@@ -15,6 +15,8 @@ import { ProviderError } from "./errors";
 export interface JwtSource {
   /** Where the token comes from, for messages (never the token). */
   label: string;
+  /** Whether each call may give a newer token (a file the CI rotates, the CI's token request). */
+  renewable: boolean;
   token(): Promise<string>;
 }
 
@@ -29,12 +31,13 @@ export function jwtSource(
 ): JwtSource | undefined {
   if (settings.edgeJwt !== undefined) {
     const value = settings.edgeJwt.trim();
-    return { label: "frontdoor:edgeJwt", token: async () => value };
+    return { label: "frontdoor:edgeJwt", renewable: false, token: async () => value };
   }
   const file = settings.edgeJwtFile;
   if (file !== undefined) {
     return {
       label: `frontdoor:edgeJwtFile (${file})`,
+      renewable: true,
       token: async () => {
         let text: string;
         try {
@@ -52,6 +55,7 @@ export function jwtSource(
   if (audience === undefined) return undefined;
   return {
     label: `the CI's OIDC token (ACTIONS_ID_TOKEN_REQUEST_URL, audience "${audience}")`,
+    renewable: true,
     token: () => githubOidcToken(audience, fetchJson, env),
   };
 }
