@@ -12,7 +12,8 @@ import {
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
 import { answerWithoutIdError, ProviderError } from "./errors";
-import { explainRefusal, fetchJsonWith, jwtSource } from "./externalJwt";
+import { fetchJsonWith, jwtSource } from "./externalJwt";
+import { explainRefusal } from "./jwtRefusal";
 
 export const EDGE_BASE_PATH = "/edge/management/v1";
 /** The controller's maximum page size. */
