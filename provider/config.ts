@@ -95,6 +95,29 @@ export const CONFIG_KEYS = [
     description: "Base32 TOTP secret, to complete MFA when the controller requires it.",
   },
   {
+    key: "edgeJwt",
+    env: ["ZITI_EDGE_JWT"],
+    secret: true,
+    description:
+      "An external JWT to log in with (authenticate method=ext-jwt), accepted by one of the controller's " +
+      "external JWT signers. Takes precedence over the other Edge credentials.",
+  },
+  {
+    key: "edgeJwtFile",
+    env: ["ZITI_EDGE_JWT_FILE"],
+    description:
+      "Path of a file holding the external JWT to log in with (method=ext-jwt); read again at every login, " +
+      "so a token file that the CI rotates keeps working in a long run.",
+  },
+  {
+    key: "edgeJwtAudience",
+    env: ["ZITI_EDGE_JWT_AUDIENCE"],
+    description:
+      "Log in with the CI's own OIDC token (method=ext-jwt), asked for with this audience: GitHub Actions' " +
+      "ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN (the job needs `permissions: id-token: write`). " +
+      "A fresh token is asked for at every login.",
+  },
+  {
     key: "searchUrl",
     env: ["FRONTDOOR_SEARCH_URL"],
     description: "Base URL of the event search service (`{searchUrl}/<index>/_search`).",
@@ -305,6 +328,7 @@ const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
   username: (value, settings) => basicUserId(value, settings) ?? headerToken(value, settings),
   clientId: basicUserId,
   searchUsername: basicUserId,
+  edgeJwt: headerToken,
   edgeUsername: lengthBetween(4, 100),
   edgePassword: lengthBetween(5, 100),
   apiUrl: serviceUrl,

@@ -7,6 +7,10 @@
 // posted as comments and changes nothing; `up` on main applies; the nightly run is clean, then fails
 // after a change made behind Pulumi's back: an auth provider disabled through the mock's API (the
 // drift step names the property), an admin identity made on the controller (the audit names it).
+// The Edge steps log in keyless, as on GitHub: the controller-side setup (examples/gitops/
+// controller-setup) applied once with the admin's password, then each job with `id-token: write`
+// gets a token from a GitHub-style token endpoint on loopback (test/support/jwtIssuer.ts), signed
+// with a key whose JWKS the controller (and the mock) fetch; no password is among the repository's secrets.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -19,6 +23,7 @@ import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { PEERS_BIN, requirePeers } from "./peers/index";
 import { EXAMPLES } from "./support/examples";
+import { type JwtIssuer, startJwtIssuer } from "./support/jwtIssuer";
 import { policyHostBin } from "./support/policyPack";
 import { packPackage } from "./support/userProject";
 import { type JobResult, runWorkflow } from "./support/workflows";
@@ -26,6 +31,9 @@ import { type JobResult, runWorkflow } from "./support/workflows";
 const yaml: { load(text: string): any; dump(value: unknown): string } = require("js-yaml");
 const EXAMPLE = path.join(EXAMPLES, "gitops");
 const OIDC_SECRET = "gitops-workflow-oidc-secret-5150";
+/** The user's repository as GitHub names it: the `repository` claim of its jobs' OIDC tokens. */
+const REPOSITORY = "acme/infra";
+const JWT_AUDIENCE = "openziti-acme-infra";
 
 interface Setup {
   name: string;
@@ -39,6 +47,8 @@ interface Setup {
   vars: Record<string, string>;
   /** The CLI on the user's program, with the same backend (for what the test checks). */
   stack: CliStack;
+  /** The controller-setup program's stack (applied once by the admin). */
+  setupStack: CliStack;
   runs: number;
 }
 
@@ -46,12 +56,21 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
   this.timeout(1_200_000);
   let scratch: string;
   let ctrl: RealController | undefined;
+  let issuer: JwtIssuer;
   const setups: Setup[] = [];
 
   before(async function () {
     requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", "ziti");
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-gitops-workflows-"));
-    const [packed, controller] = await Promise.all([packPackage(scratch), startController()]);
+    issuer = await startJwtIssuer();
+    issuer.requestClaims = { sub: `repo:${REPOSITORY}:ref:refs/heads/main`, repository: REPOSITORY };
+    // The controller fetches the signer's JWKS with Go's default client: its roots are SSL_CERT_FILE's.
+    const roots = path.join(scratch, "jwks-roots.pem");
+    fs.writeFileSync(roots, issuer.caPem);
+    const [packed, controller] = await Promise.all([
+      packPackage(scratch),
+      startController({ env: { SSL_CERT_FILE: roots } }),
+    ]);
     ctrl = controller;
     const targets = [
       { name: "mock", edge: undefined },
@@ -63,15 +82,18 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     for (const setup of setups) {
       await setup.stack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
       await setup.stack.dispose();
+      await setup.setupStack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+      await setup.setupStack.dispose();
       await setup.mock.close();
     }
     await ctrl?.stop();
+    await issuer?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   /** The repository as the README lays it out, and the one-time `pulumi stack init prod`. */
   async function userRepository(name: string, tarball: string, edge?: RealController): Promise<Setup> {
-    const mock = await startMockServer();
+    const mock = await startMockServer({ edge: { trustedCaPems: [issuer.caPem] } });
     const root = path.join(scratch, name);
     const repository = path.join(root, "repo");
     const program = path.join(repository, "frontdoor");
@@ -109,6 +131,14 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     };
     fs.mkdirSync(path.join(root, "backend"));
     const stack = await cliStack(program, { inPlace: true, stack: "prod", env });
+    const edgeUrl = edge?.url ?? mock.url;
+    const caBundle = [edge?.caPem, issuer.caPem].filter(Boolean).join("\n");
+    const setupStack = await controllerSetup(repository, tarball, env, {
+      "frontdoor:edgeUrl": edgeUrl,
+      "frontdoor:caBundle": caBundle,
+      "frontdoor:edgeUsername": edge?.username ?? mock.credentials.edgeUsername,
+      "frontdoor:edgePassword": edge?.password ?? mock.credentials.edgePassword,
+    });
     return {
       name,
       mock,
@@ -120,13 +150,62 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
         FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
         FRONTDOOR_OIDC_CLIENT_SECRET: OIDC_SECRET,
         GITHUB_TOKEN: "unused-gh-is-a-stand-in",
-        ZITI_USERNAME: edge?.username ?? mock.credentials.edgeUsername,
-        ZITI_PASSWORD: edge?.password ?? mock.credentials.edgePassword,
       },
-      vars: { ZITI_EDGE_URL: edge?.url ?? mock.url, FRONTDOOR_CA_BUNDLE: edge?.caPem ?? "" },
+      // The issuer's CA too: the provider reaches the token endpoint (GitHub's is publicly trusted).
+      vars: { ZITI_EDGE_URL: edgeUrl, FRONTDOOR_CA_BUNDLE: caBundle, ZITI_EDGE_JWT_AUDIENCE: JWT_AUDIENCE },
       stack,
+      setupStack,
       runs: 0,
     };
+  }
+
+  /**
+   * examples/gitops/controller-setup laid out in the repository as its README says, and applied once
+   * by the admin (password login), for the test's issuer in place of GitHub's.
+   */
+  async function controllerSetup(
+    repository: string,
+    tarball: string,
+    env: NodeJS.ProcessEnv,
+    admin: Record<string, string>,
+  ): Promise<CliStack> {
+    const dir = path.join(repository, "controller-setup");
+    fs.mkdirSync(dir);
+    for (const file of ["Pulumi.yaml", "Pulumi.prod.yaml", "index.ts", "package.json", "tsconfig.json"])
+      fs.copyFileSync(path.join(EXAMPLE, "controller-setup", file), path.join(dir, file));
+    const settings = path.join(dir, "Pulumi.prod.yaml");
+    fs.writeFileSync(
+      settings,
+      fs
+        .readFileSync(settings, "utf8")
+        .replace(/^(\s*frontdoor-controller-setup:repository:).*$/m, `$1 ${REPOSITORY}`)
+        .replace(/^(\s*frontdoor-controller-setup:audience:).*$/m, `$1 ${JWT_AUDIENCE}`),
+    );
+    await promisify(execFile)(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        `../frontdoor/vendor/${path.basename(tarball)}`,
+      ],
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const { "frontdoor:edgePassword": password, ...config } = admin;
+    const stack = await cliStack(dir, {
+      inPlace: true,
+      stack: "prod",
+      env,
+      config: {
+        ...config,
+        "frontdoor-controller-setup:issuer": issuer.url,
+        "frontdoor-controller-setup:jwksEndpoint": issuer.jwksUrl,
+      },
+      secretConfig: { "frontdoor:edgePassword": password },
+    });
+    await stack.ok(["up", "--yes", "--skip-preview"]);
+    return stack;
   }
 
   /** One workflow run in a fresh workspace (a new job: checkout, npm ci, ...). */
@@ -141,6 +220,7 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       secrets: setup.secrets,
       vars: setup.vars,
       env: setup.env,
+      oidc: { requestUrl: issuer.tokenRequestUrl, requestToken: issuer.requestToken },
     });
   }
 
@@ -201,6 +281,10 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       );
       assert.equal(job.step("audit").outcome, "success");
       assert.deepEqual(job.githubScripts, []);
+      // The audit logged in with the job's OIDC token; no token (nor the request token) in any output.
+      assert.ok(issuer.issued.length > 0, "no OIDC token was asked for");
+      for (const secret of [...issuer.issued, issuer.requestToken])
+        for (const step of job.steps) assert.ok(!step.output.includes(secret), `a token in ${step.name}`);
     }));
 
   it("nightly: drift.yml fails after a change made behind Pulumi's back, says what, and opens an issue", () =>

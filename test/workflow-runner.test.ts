@@ -51,6 +51,41 @@ describe("the workflow runner of the GitOps tests", function () {
     );
   });
 
+  it("gives the OIDC token request variables only to a job with id-token: write, as GitHub does", async () => {
+    const run = async (permissions: string, oidc?: { requestUrl: string; requestToken: string }) => {
+      const root = path.join(dir.path, String(++count));
+      fs.mkdirSync(path.join(root, "workspace"), { recursive: true });
+      const workflow = path.join(root, "w.yml");
+      fs.writeFileSync(
+        workflow,
+        `on: push\n${permissions}jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n` +
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's expansions, not JavaScript's
+          '      - run: echo "url=${ACTIONS_ID_TOKEN_REQUEST_URL:-none} token=${ACTIONS_ID_TOKEN_REQUEST_TOKEN:-none}"\n',
+      );
+      const job = await runWorkflow({
+        workflow,
+        event: { name: "push" },
+        repository: root,
+        workspace: path.join(root, "workspace"),
+        secrets: {},
+        vars: {},
+        env: process.env,
+        oidc,
+      });
+      return job.steps[0].output.trim();
+    };
+    const oidc = { requestUrl: "https://127.0.0.1:1/token?api-version=2.0", requestToken: "request-token-1" };
+    assert.equal(
+      await run("permissions:\n  contents: read\n  id-token: write\n", oidc),
+      `url=${oidc.requestUrl} token=request-token-1`,
+    );
+    assert.equal(await run("permissions:\n  contents: read\n", oidc), "url=none token=none");
+    await assert.rejects(
+      run("permissions:\n  id-token: write\n"),
+      /give the runner an `oidc` token endpoint/,
+    );
+  });
+
   it("refuses a secret the test did not provide (GitHub would pass an empty string)", async () => {
     await assert.rejects(
       runSteps(`      - run: echo $X\n        env: { X: '${expr("secrets.NOPE")}' }\n`),

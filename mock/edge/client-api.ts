@@ -5,8 +5,11 @@
 //   pki.ts), the enrollment replaced by a cert authenticator, as a controller does;
 // - `POST /authenticate?method=cert|password`, `GET|DELETE /current-api-session` (any identity, not
 //   only admins);
-// - `GET /services`: the services the caller may dial or bind, with its permissions.
+// - `GET /services`: the services the caller may dial or bind, with its permissions;
+// - `GET /external-jwt-signers` (no session): the enabled signers, with only what a client needs to
+//   get a token (name, audience, externalAuthUrl, clientId, scopes, targetToken; no issuer, no keys).
 import type { MockResponse } from "../types";
+import { recordHead } from "./crud";
 import { ApiError, meta, ok } from "./envelope";
 import { fingerprint, pkcs7CertsOnly, signClientCsr } from "./pki";
 import { listQuery } from "./query";
@@ -34,6 +37,7 @@ export class ClientApi {
       route("POST", "/enroll/ott", "public", (ctx) => this.enrollOtt(ctx, this.jsonRequest(ctx))),
       route("POST", "/enroll", "public", (ctx) => this.enroll(ctx)),
       route("GET", "/services", "client", (ctx) => this.listServices(ctx)),
+      route("GET", "/external-jwt-signers", "public", (ctx) => this.listSigners(ctx)),
     ];
   }
 
@@ -96,6 +100,25 @@ export class ClientApi {
     if (Date.parse(enrollment.expiresAt) <= Date.now())
       throw new ApiError(400, "ENROLLMENT_EXPIRED", "The window for this enrollment has expired");
     return enrollment;
+  }
+
+  private listSigners(ctx: RouteContext): MockResponse {
+    const enabled = this.state.externalJwtSigners.all().filter((s) => s.enabled);
+    const page = listQuery(this.state.externalJwtSigners, ctx.req.query, enabled);
+    return ok(
+      page.items.map((signer) => ({
+        ...recordHead("external-jwt-signers", signer),
+        name: signer.name,
+        audience: signer.audience,
+        externalAuthUrl: signer.externalAuthUrl ?? null,
+        clientId: signer.clientId ?? null,
+        scopes: signer.scopes.length > 0 ? [...signer.scopes] : null,
+        targetToken: signer.targetToken,
+        enrollToCertEnabled: false,
+        enrollToTokenEnabled: false,
+      })),
+      page.meta,
+    );
   }
 
   private listServices(ctx: RouteContext): MockResponse {

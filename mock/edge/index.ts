@@ -5,6 +5,7 @@ import type { MockApi, MockRequest, MockResponse } from "../types";
 import type { MockRelease } from "./builtin-config-types";
 import { CA_CERTS_PATH, CLIENT_BASE_PATH, ClientApi } from "./client-api";
 import { ApiError, BASE_PATH, notFound } from "./envelope";
+import { ExtJwtAuth, isExtJwtLogin } from "./ext-jwt";
 import { fingerprint as fingerprintOf, issueCertificate, parseCertificatePem } from "./pki";
 import { AuthPolicies } from "./resources/auth-policies";
 import { Cas } from "./resources/cas";
@@ -74,6 +75,11 @@ export interface EdgeMockOptions {
    * default v1.6.0.
    */
   release?: MockRelease;
+  /**
+   * CA certificates (PEM) trusted, beside Node's roots, when fetching an external JWT signer's
+   * jwksEndpoint over HTTPS (a controller trusts its system's roots).
+   */
+  trustedCaPems?: string[];
 }
 
 /** The replicated records of every collection, in `EdgeState.replicatedCollections()` order. */
@@ -123,10 +129,12 @@ export class EdgeMock implements MockApi {
   private readonly routes: Route[];
   private readonly clientApi: ClientApi;
   private readonly clientRoutes: Route[];
+  private readonly extJwt: ExtJwtAuth;
 
   constructor(readonly options: EdgeMockOptions) {
     this.state = new EdgeState(options.adminUsername, options.adminPassword, options.release);
-    this.sessions = new Sessions(this.state, options.sessionTtlSeconds ?? 1800);
+    this.extJwt = new ExtJwtAuth(this.state, options.trustedCaPems);
+    this.sessions = new Sessions(this.state, options.sessionTtlSeconds ?? 1800, this.extJwt);
     const services = new Services(this.state);
     this.clientApi = new ClientApi(this.state, this.sessions, services);
     this.clientRoutes = this.clientApi.routes();
@@ -188,9 +196,15 @@ export class EdgeMock implements MockApi {
     this.state.serverCaPems = [...identity.caPems];
   }
 
-  handle(req: MockRequest): MockResponse | undefined {
+  handle(req: MockRequest): Promise<MockResponse> | MockResponse | undefined {
     if (req.path === CA_CERTS_PATH && req.method === "GET") return this.clientApi.caCerts();
     if (!req.path.startsWith("/edge/")) return undefined;
+    // An ext-jwt login may need the signer's JWKS first: fetched before the (synchronous) route runs.
+    if (isExtJwtLogin(req)) return this.extJwt.prepare(req).then(() => this.answer(req));
+    return this.answer(req);
+  }
+
+  private answer(req: MockRequest): MockResponse {
     const response = this.serve(req);
     // Unknown paths (404) have no operation to check against; the client API has another swagger.
     if (

@@ -1,8 +1,9 @@
-// API sessions: authenticate (password or client certificate), MFA completion, current session.
+// API sessions: authenticate (password, client certificate or external JWT: ext-jwt.ts), MFA completion, current session.
 import { timingSafeEqual } from "node:crypto";
 import forge from "node-forge";
 import type { MockResponse } from "../types";
 import { ApiError, empty, entityRef, invalidAuth, meta, unauthorized } from "./envelope";
+import type { ExtJwtAuth } from "./ext-jwt";
 import { commonName, fingerprintOfDer, isSignedBy, parseCertificatePem } from "./pki";
 import { type Route, type RouteContext, route } from "./routes";
 import type { ApiSession, EdgeState, IdentityRecord } from "./state";
@@ -15,6 +16,7 @@ export class Sessions {
   constructor(
     private readonly state: EdgeState,
     private readonly ttlSeconds: number,
+    private readonly extJwt: ExtJwtAuth,
   ) {}
 
   routes(): Route[] {
@@ -54,7 +56,8 @@ export class Sessions {
     } else if (method === "cert") {
       [identity, authenticatorId] = this.byCertificate(ctx);
     } else if (method === "ext-jwt") {
-      throw invalidAuth();
+      const [jwtIdentity, signer] = this.extJwt.authenticate(ctx.req);
+      [identity, authenticatorId] = [jwtIdentity, `extJwtId:${signer.id}`];
     } else {
       throw new ApiError(400, "INVALID_AUTH_METHOD", "The supplied authentication method is not valid");
     }

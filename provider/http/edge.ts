@@ -12,6 +12,8 @@ import {
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeSessionAuth } from "./edgeAuth";
 import { answerWithoutIdError, ProviderError } from "./errors";
+import { fetchJsonWith, jwtSource } from "./externalJwt";
+import { explainRefusal } from "./jwtRefusal";
 
 export const EDGE_BASE_PATH = "/edge/management/v1";
 /** The controller's maximum page size. */
@@ -42,11 +44,14 @@ export class EdgeClient {
         "frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)",
       );
     }
+    const fetchJson = fetchJsonWith({ ...settings, caBundle: caBundle || undefined });
+    const source = jwtSource(settings, fetchJson);
     this.auth = new EdgeSessionAuth({
       username: settings.edgeUsername,
       password: settings.edgePassword,
       useCertificate: clientCertPem !== undefined,
       totpSecret: settings.edgeTotpSecret,
+      jwt: source && { source, explain: (token) => explainRefusal(token, edgeUrl, fetchJson) },
     });
     this.http = new HttpClient(
       {

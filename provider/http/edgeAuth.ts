@@ -1,15 +1,21 @@
 // Edge management API sessions: one API session per provider process, obtained with
-// `POST /authenticate?method=password|cert` on first use (single flight: concurrent requests share
+// `POST /authenticate?method=password|cert|ext-jwt` on first use (single flight: concurrent requests share
 // one login) and sent as the `zt-session` header. Sessions expire (30 min sliding on real
 // controllers): a 401 makes the HTTP client call `renew`, which logs in again once. When the session
 // says MFA is required, it is completed with a TOTP code from `frontdoor:edgeTotpSecret`.
+// With an external JWT (externalJwt.ts), every login takes a fresh token from its source, so a
+// renewal after the token expired logs in with a new one; with a source that gives newer tokens (a
+// rotated file, the CI's token request) the session is also renewed shortly before its token expires.
 import { debug } from "../log";
 import { registerSecret } from "../redact";
 import type { AuthScheme, HttpResponse, RequestOptions } from "./client";
 import { ProviderError } from "./errors";
+import { decodeJwt, type JwtSource, localProblem } from "./externalJwt";
 import { totpCode } from "./totp";
 
 export const SESSION_HEADER = "zt-session";
+/** A session logged in with a renewable external JWT logs in again this long before the JWT expires. */
+const RENEW_BEFORE_MS = 60_000;
 
 export interface EdgeCredentials {
   username?: string;
@@ -17,6 +23,8 @@ export interface EdgeCredentials {
   /** With a client certificate (configured on the connection for mutual TLS): method=cert. */
   useCertificate?: boolean;
   totpSecret?: string;
+  /** Log in with an external JWT (method=ext-jwt); `explain` says why the controller refused one. */
+  jwt?: { source: JwtSource; explain(token: string): Promise<string> };
 }
 
 /** Sends a request without session (the client's own transport, so its TLS settings apply). */
@@ -36,21 +44,52 @@ export class EdgeSessionAuth implements AuthScheme {
   send?: SendAnonymous;
   /** Logins so far: more than one means the session expired and was renewed. */
   logins = 0;
+  /** The clock (a test moves it to a token's expiry). */
+  now: () => number = Date.now;
+  /** When the external JWT of the session expires (from its `exp`), for a source that gives fresh ones. */
+  private jwtExpiresAtMs?: number;
+  private renewing?: Promise<void>;
 
   constructor(private readonly credentials: EdgeCredentials) {
-    const { username, password, useCertificate } = credentials;
-    if (!(username && password) && !useCertificate) {
+    const { username, password, useCertificate, jwt } = credentials;
+    if (!(username && password) && !useCertificate && !jwt) {
       throw new ProviderError(
         "Edge API credentials are missing: set frontdoor:edgeUsername + frontdoor:edgePassword " +
           "(ZITI_USERNAME + ZITI_PASSWORD), or frontdoor:edgeCertPem + frontdoor:edgeKeyPem " +
           "(ZITI_CLIENT_CERT + ZITI_CLIENT_KEY), or a Ziti identity file: frontdoor:edgeIdentityFile " +
-          "(ZITI_IDENTITY_FILE) or frontdoor:edgeIdentityJson (ZITI_IDENTITY_JSON)",
+          "(ZITI_IDENTITY_FILE) or frontdoor:edgeIdentityJson (ZITI_IDENTITY_JSON), or an external JWT: " +
+          "frontdoor:edgeJwt, frontdoor:edgeJwtFile or frontdoor:edgeJwtAudience (the CI's OIDC token)",
       );
     }
   }
 
   async headers(): Promise<Record<string, string>> {
+    if (
+      this.token &&
+      this.jwtExpiresAtMs !== undefined &&
+      this.now() >= this.jwtExpiresAtMs - RENEW_BEFORE_MS
+    ) {
+      this.renewing ??= this.renewBeforeExpiry().finally(() => {
+        this.renewing = undefined;
+      });
+      await this.renewing;
+    }
     return { [SESSION_HEADER]: await this.session() };
+  }
+
+  /**
+   * Logs in again with a fresh token from the source before the session's token expires (a controller
+   * may end the session with it). Requests meanwhile keep the current session; when no valid fresh
+   * token comes (a token file not rotated yet), the session goes on until the controller ends it (401).
+   */
+  private async renewBeforeExpiry(): Promise<void> {
+    try {
+      await this.finishLogin(await this.loginWithJwt(this.credentials.jwt!, this.jwtExpiresAtMs), "ext-jwt");
+      debug("Edge API session renewed before its external JWT expired");
+    } catch (err) {
+      this.jwtExpiresAtMs = undefined;
+      debug(`Edge API session not renewed before its external JWT expired: ${(err as Error).message}`);
+    }
   }
 
   /** The session expired or was removed: log in again (joining a login already under way). */
@@ -70,6 +109,8 @@ export class EdgeSessionAuth implements AuthScheme {
 
   private async login(): Promise<string> {
     if (!this.send) throw new ProviderError("EdgeSessionAuth is not attached to a client");
+    if (this.credentials.jwt)
+      return this.finishLogin(await this.loginWithJwt(this.credentials.jwt), "ext-jwt");
     const { username, password } = this.credentials;
     const method = username && password ? "password" : "cert";
     const res = await this.send({
@@ -83,6 +124,44 @@ export class EdgeSessionAuth implements AuthScheme {
       // A login that reached the server only leaves an unused session behind: send it again.
       idempotent: true,
     });
+    return this.finishLogin(res, method);
+  }
+
+  /** `newerThanMs`: only a token that expires later than this is sent (renewal before expiry). */
+  private async loginWithJwt(
+    jwt: NonNullable<EdgeCredentials["jwt"]>,
+    newerThanMs?: number,
+  ): Promise<HttpResponse<unknown>> {
+    const token = await jwt.source.token();
+    registerSecret(token);
+    const exp = decodeJwt(token)?.claims.exp;
+    if (newerThanMs !== undefined && !(typeof exp === "number" && exp * 1000 > newerThanMs)) {
+      throw new ProviderError(`${jwt.source.label} has no newer token yet`);
+    }
+    const refused = (why: string) =>
+      new ProviderError(
+        `Edge authentication with an external JWT from ${jwt.source.label} was refused: ${why}`,
+      );
+    // An expired token is not sent: the controller would only answer 401.
+    const local = localProblem(token, this.now());
+    if (local) throw refused(local);
+    this.jwtExpiresAtMs = jwt.source.renewable && typeof exp === "number" ? exp * 1000 : undefined;
+    const res = await this.send!({
+      method: "POST",
+      path: "/authenticate",
+      query: { method: "ext-jwt" },
+      headers: { authorization: `Bearer ${token}` },
+      body: {},
+      resource: "Edge authentication (method=ext-jwt)",
+      anonymous: true,
+      idempotent: true,
+      accept: [401],
+    });
+    if (res.status === 401) throw refused(await jwt.explain(token));
+    return res;
+  }
+
+  private async finishLogin(res: HttpResponse<unknown>, method: string): Promise<string> {
     const session = (res.body as { data?: ApiSessionData })?.data ?? {};
     const token = session.token ?? headerValue(res.headers[SESSION_HEADER]);
     if (!token) throw new ProviderError("Edge authentication answered without a session token");

@@ -117,7 +117,12 @@ export function freePort(): Promise<number> {
 }
 
 export async function startController(
-  options: { timeoutMs?: number; release?: ControllerRelease } = {},
+  options: {
+    timeoutMs?: number;
+    release?: ControllerRelease;
+    /** More environment for the controller, e.g. SSL_CERT_FILE: the roots it trusts for JWKS endpoints. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<RealController> {
   const release = options.release ?? defaultRelease();
   const ziti = peerPath(controllerPeer(release));
@@ -150,6 +155,7 @@ export async function startController(
         ZITI_CTRL_BIND_ADDRESS: "127.0.0.1",
         ZITI_CTRL_EDGE_BIND_ADDRESS: "127.0.0.1",
         ZITI_HOME: home,
+        ...options.env,
       },
     },
   );

@@ -19,6 +19,8 @@ export interface CallOptions {
   text?: string;
   /** Session token; defaults to the client's own (`login`), `null` sends none. */
   token?: string | null;
+  /** More request headers (e.g. `authorization` for an ext-jwt login). */
+  headers?: Record<string, string>;
   /** Client certificate and key (PEM) for this call. */
   cert?: string;
   key?: string;
@@ -37,7 +39,7 @@ export class EdgeClient {
   /** `path` is below the base path, e.g. `/identities?limit=5`. */
   call(method: string, path: string, options: CallOptions = {}): Promise<EdgeReply> {
     const url = new URL(`${BASE_PATH}${path}`, this.baseUrl);
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     const token = options.token === undefined ? this.token : options.token;
     if (token) headers["zt-session"] = token;
     let payload: string | undefined;

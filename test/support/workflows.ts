@@ -9,6 +9,9 @@
 // - `${{ }}` expressions: secrets.X and vars.X from the given tables (a missing one is an error, not
 //   GitHub's empty string: the test must provide what the workflow reads), github.event.*, and in
 //   `if:` the status functions, steps.<id>.outcome/conclusion, ==, !=, !, &&, || and parentheses.
+// - `permissions: id-token: write` (workflow or job): the steps get ACTIONS_ID_TOKEN_REQUEST_URL and
+//   ACTIONS_ID_TOKEN_REQUEST_TOKEN of the given `oidc` token endpoint, as GitHub gives them; without
+//   that permission they get neither.
 // Anything else (another action, an input or a key the runner does not know) fails loudly: a workflow
 // the runner only half understands must not pass.
 import { spawn } from "node:child_process";
@@ -32,6 +35,8 @@ export interface WorkflowRunOptions {
   vars: Record<string, string>;
   /** The runner machine's environment (PATH with the pulumi CLI, the backend, ...). */
   env: NodeJS.ProcessEnv;
+  /** GitHub's OIDC token request endpoint, for jobs with `permissions: id-token: write`. */
+  oidc?: { requestUrl: string; requestToken: string };
 }
 
 export interface StepResult {
@@ -124,6 +129,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
   const [jobName, job] = jobs[0];
   unknownKeys(job, JOB_KEYS, `job ${jobName}`);
 
+  const idToken = idTokenEnv(workflow, job, options);
   const tools = fs.mkdtempSync(path.join(options.workspace, "..", ".runner-"));
   const summaryFile = path.join(tools, "step-summary.md");
   const ghComments = path.join(tools, "gh-comments.md");
@@ -150,6 +156,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
         GITHUB_EVENT_NAME: options.event.name,
         GITHUB_STEP_SUMMARY: summaryFile,
         GH_STAND_IN_COMMENTS: ghComments,
+        ...idToken,
         ...substituteAll({ ...workflow.env, ...job.env, ...step.env }, context),
       };
       const result = await runStep(step, env, context, { comments, githubScripts });
@@ -178,6 +185,19 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
 }
 
 type Context = WorkflowRunOptions & { steps: StepResult[] };
+
+/** The token request variables a job with `id-token: write` gets (the job's permissions replace the workflow's). */
+function idTokenEnv(workflow: any, job: any, options: WorkflowRunOptions): Record<string, string> {
+  const permissions = job.permissions ?? workflow.permissions ?? {};
+  const granted =
+    permissions === "write-all" || (typeof permissions === "object" && permissions["id-token"] === "write");
+  if (!granted) return {};
+  if (!options.oidc) throw new Error("the job has id-token: write: give the runner an `oidc` token endpoint");
+  return {
+    ACTIONS_ID_TOKEN_REQUEST_URL: options.oidc.requestUrl,
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: options.oidc.requestToken,
+  };
+}
 
 function unknownKeys(object: Record<string, unknown>, known: Set<string>, where: string): void {
   const unknown = Object.keys(object ?? {}).filter((key) => !known.has(key));

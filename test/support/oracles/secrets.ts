@@ -121,6 +121,7 @@ export const CONFIG_SECRETS: Record<string, string> = {
   edgePassword: "EDGE Authenticate: method password, body {username, password}",
   edgeKeyPem: "ISSUE (private keys): the key of the client certificate for method=cert",
   edgeIdentityJson: "a Ziti identity file holds the identity's private key (id.key)",
+  edgeJwt: "ISSUE 31: an external JWT is a bearer credential (`Authorization: Bearer` of method=ext-jwt)",
   edgeTotpSecret: "EDGE MFA: the TOTP shared secret is what one-time passwords derive from",
   searchPassword: "EDGE Event data queries: basic credentials <USERNAME>:<PASSWORD>",
 };
