@@ -1,0 +1,84 @@
+// Edge lookups at their edges. A name ZitiQL cannot quote (a backslash) is searched with `contains` on
+// its longest quotable part (provider/http/edge.ts nameFilter), so the controller's answer may hold
+// other objects: the lookup answers the one named exactly. And lookups running at the same time share
+// one client (one login) per settings: a lookup with other settings that starts and ends meanwhile
+// leaves the shared client alone. A scripted controller on 127.0.0.1 holds its answers until the test
+// lets them go, so the overlap is made by the test, not by timing.
+import assert from "node:assert/strict";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { lookup } from "../provider/functions/lookups";
+import { createChecked } from "./support/engine";
+import { edgeSettings, useMockProvider } from "./support/fixtures";
+
+/** A controller that answers logins at once and holds every other request until release(). */
+async function holdingController() {
+  let logins = 0;
+  let released = false;
+  const held: http.ServerResponse[] = [];
+  const notFound = (res: http.ServerResponse) => {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "NOT_FOUND", message: "not found" } }));
+  };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      if (req.url?.includes("/authenticate")) {
+        logins++;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: { token: `session-${logins}`, expirationSeconds: 1800 } }));
+      } else if (released) notFound(res);
+      else held.push(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    logins: () => logins,
+    release() {
+      released = true;
+      for (const res of held.splice(0)) notFound(res);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("Edge lookups: exact names, one shared client per settings", () => {
+  const mock = useMockProvider();
+
+  it("a name searched with `contains` answers the object of exactly that name, not the first found", async () => {
+    const policy = (name: string) => ({ name, primary: { updb: { minPasswordLength: 9 } } });
+    // Made first, so the controller lists it first; it contains the searched part "lk-edges-exact".
+    await createChecked("AuthPolicy", policy("a-lk-edges-exact-decoy"));
+    const exact = await createChecked("AuthPolicy", policy("lk-edges-exact\\x"));
+    const found = await lookup("AuthPolicy", { name: "lk-edges-exact\\x" }, edgeSettings(mock));
+    assert.equal(found.id, exact.id);
+    assert.equal(found.name, "lk-edges-exact\\x");
+  });
+
+  it("a lookup with other settings that ends meanwhile leaves the shared client (and its login) to the others", async () => {
+    const controller = await holdingController();
+    try {
+      const held = {
+        edgeUrl: controller.url,
+        edgeUsername: "held-reader",
+        edgePassword: "held-password",
+        maxRetries: "1",
+      };
+      const first = lookup("AuthPolicy", { id: "held-1" }, held).catch((e: Error) => e);
+      // Other settings (the mock): its own client, made, used and closed while `first` waits.
+      assert.equal((await lookup("AuthPolicy", { id: "default" }, edgeSettings(mock))).id, "default");
+      const second = lookup("AuthPolicy", { id: "held-2" }, held).catch((e: Error) => e);
+      controller.release();
+      for (const outcome of await Promise.all([first, second]))
+        assert.match(String((outcome as Error).message), /there is no AuthPolicy with id "held-\d"/);
+      assert.equal(controller.logins(), 1, "the second lookup used the first one's client");
+    } finally {
+      await controller.close();
+    }
+  });
+});
