@@ -55,6 +55,15 @@ describe("certificate request token calls: the API's other answers", () => {
     assert.ok(!validated.includes(TOKEN), validated);
   });
 
+  it("arguments a validation does not know are refused naming the function, before any request", async () => {
+    const before = server.seen.length;
+    assert.equal(
+      await failure(validateCertificateRequestToken({ ...device(), csrPem: "x" } as never, credentials)),
+      'validateCertificateRequestToken: (arguments): Unrecognized key: "csrPem" csrPem',
+    );
+    assert.equal(server.seen.length, before);
+  });
+
   it("a 404 of a validation names the function and says the token is not found", async () => {
     json(404, { error: "NOT_FOUND", message: "no such token" });
     assert.equal(

@@ -1,13 +1,17 @@
 // Edge lookups at their edges. A name ZitiQL cannot quote (a backslash) is searched with `contains` on
 // its longest quotable part (provider/http/edge.ts nameFilter), so the controller's answer may hold
-// other objects: the lookup answers the one named exactly. And lookups running at the same time share
-// one client (one login) per settings: a lookup with other settings that starts and ends meanwhile
-// leaves the shared client alone. A scripted controller on 127.0.0.1 holds its answers until the test
-// lets them go, so the overlap is made by the test, not by timing.
+// other objects: the lookup answers the one named exactly. A lookup registers the secrets it answers
+// for redaction. Lookups running at the same time share one client (one login) per settings: a lookup
+// with other settings that starts and ends meanwhile leaves the shared client alone. A scripted
+// controller on 127.0.0.1 holds its answers until the test lets them go, so the overlap is made by the
+// test, not by timing.
 import assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { lookup } from "../provider/functions/lookups";
+import { redact } from "../provider/redact";
+import { testCa } from "./edge-support";
+import { EdgeClient as RawClient } from "./support/edgeClient";
 import { createChecked } from "./support/engine";
 import { edgeSettings, useMockProvider } from "./support/fixtures";
 
@@ -58,6 +62,29 @@ describe("Edge lookups: exact names, one shared client per settings", () => {
     const found = await lookup("AuthPolicy", { name: "lk-edges-exact\\x" }, edgeSettings(mock));
     assert.equal(found.id, exact.id);
     assert.equal(found.name, "lk-edges-exact\\x");
+  });
+
+  it("a looked-up CA's verification token is registered for redaction, the CA made outside Pulumi", async () => {
+    // Made by a raw API call (as a console makes it): the provider never read it before, and a CA's read
+    // registers nothing itself (an Identity's or an EdgeRouter's does), so only the lookup can.
+    const raw = new RawClient(mock.url);
+    await raw.login(mock.credentials.edgeUsername, mock.credentials.edgePassword);
+    const name = `lk-edges-console-ca-${Date.now()}`;
+    const made = await raw.call("POST", "/cas", {
+      body: {
+        name,
+        certPem: testCa(name).certPem,
+        isAuthEnabled: true,
+        isAutoCaEnrollmentEnabled: false,
+        isOttCaEnrollmentEnabled: true,
+        identityRoles: [],
+      },
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const found = await lookup("Ca", { name }, edgeSettings(mock));
+    const token = String(found.verificationToken);
+    assert.ok(token.length >= 8, `a CA has a verification token: ${token.length} characters`);
+    assert.equal(redact(`token ${token}`), "token [secret]");
   });
 
   it("a lookup with other settings that ends meanwhile leaves the shared client (and its login) to the others", async () => {
