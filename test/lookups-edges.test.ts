@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { lookup } from "../provider/functions/lookups";
+import { list, lookup } from "../provider/functions/lookups";
 import { redact } from "../provider/redact";
 import { testCa } from "./edge-support";
 import { EdgeClient as RawClient } from "./support/edgeClient";
@@ -85,6 +85,12 @@ describe("Edge lookups: exact names, one shared client per settings", () => {
     const token = String(found.verificationToken);
     assert.ok(token.length >= 8, `a CA has a verification token: ${token.length} characters`);
     assert.equal(redact(`token ${token}`), "token [secret]");
+  });
+
+  it("a list's argument errors name the function by its schema.json name, before any request", async () => {
+    // getIdentities: the token of the function in schema.json (frontdoor:index:getIdentities).
+    const err = await list("Identity", { filter: 42 } as never, edgeSettings(mock)).catch((e: Error) => e);
+    assert.match(String(err.message), /^getIdentities: filter: /);
   });
 
   it("a lookup with other settings that ends meanwhile leaves the shared client (and its login) to the others", async () => {
