@@ -89,8 +89,13 @@ describe("Edge lookups: exact names, one shared client per settings", () => {
 
   it("a list's argument errors name the function by its schema.json name, before any request", async () => {
     // getIdentities: the token of the function in schema.json (frontdoor:index:getIdentities).
-    const err = await list("Identity", { filter: 42 } as never, edgeSettings(mock)).catch((e: Error) => e);
-    assert.match(String(err.message), /^getIdentities: filter: /);
+    mock.clearLog();
+    const err = await list("Identity", { filter: 42 } as never, edgeSettings(mock)).then(
+      () => assert.fail("expected a refusal"),
+      (e: Error) => e,
+    );
+    assert.match(err.message, /^getIdentities: filter: /);
+    assert.deepEqual(mock.log, [], "no request sent");
   });
 
   it("a lookup with other settings that ends meanwhile leaves the shared client (and its login) to the others", async () => {

@@ -10,7 +10,7 @@ import { servePlugin, struct } from "./support/plugin";
 describe("plugin protocol edges (served in process)", function () {
   this.timeout(60_000);
 
-  it("Configure declines resource references: the engine then sends a reference as its plain id", async () => {
+  it("Configure declines resource references (acceptResources false), accepting secrets", async () => {
     // The plugin's wire conversion (provider/plugin/wire.ts) knows secrets and unknowns, not resource
     // references: accepting them would hand the engine's reference objects to the resource code.
     const plugin = await servePlugin();
