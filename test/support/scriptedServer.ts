@@ -36,6 +36,8 @@ export interface ScriptedServer {
   seen: SeenRequest[];
   /** Answers for the next requests, in order; when they run out: 200 `{"ok":true}`. */
   script: ScriptedAnswer[];
+  /** Resolves once every connection a client opened has been closed (by the client: see keepAliveSeconds). */
+  allClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,14 @@ const DEFAULT_ANSWER: ScriptedAnswer = {
   body: '{"ok":true}',
 };
 
-export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedServer> {
+/**
+ * `keepAliveSeconds`: how long the server keeps an idle connection open (and says so in its Keep-Alive
+ * header, which undici follows): a long one leaves closing to the client, so allClosed() waits for it.
+ */
+export async function startScriptedServer(
+  tls?: ScriptedTls,
+  keepAliveSeconds?: number,
+): Promise<ScriptedServer> {
   const seen: SeenRequest[] = [];
   const script: ScriptedAnswer[] = [];
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -87,12 +96,24 @@ export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedSe
         handler,
       )
     : http.createServer(handler);
+  if (keepAliveSeconds !== undefined) server.keepAliveTimeout = keepAliveSeconds * 1000;
+  const open = new Set<net.Socket>();
+  const closed: (() => void)[] = [];
+  server.on(tls ? "secureConnection" : "connection", (socket: net.Socket) => {
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      if (open.size === 0) for (const resolve of closed.splice(0)) resolve();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `${tls ? "https" : "http"}://127.0.0.1:${port}`,
     seen,
     script,
+    allClosed: () =>
+      open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => closed.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
