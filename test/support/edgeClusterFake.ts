@@ -6,10 +6,10 @@
 // leader, reads on a follower that lag behind the leader (404 right after a create). Lag and
 // elections are counted in requests, not in time, so tests need no timing.
 import {
-  startScriptedServer,
   type ScriptedAnswer,
   type ScriptedServer,
   type SeenRequest,
+  startScriptedServer,
 } from "./scriptedServer";
 
 const BASE = "/edge/management/v1";
@@ -150,7 +150,11 @@ export class FakeCluster {
             cause: { field: "name", reason: "name must be unique", value: body.name },
           },
         });
-      const made = this.commit(node, { id: `${this.prefix}-svc-${this.nextId++}`, name: body.name, fields: body });
+      const made = this.commit(node, {
+        id: `${this.prefix}-svc-${this.nextId++}`,
+        name: body.name,
+        fields: body,
+      });
       return json(201, { data: { id: made.id } });
     }
     if (!current || id === undefined) return notFound(id ?? path);
