@@ -5,6 +5,7 @@
 // move, and errors that name the cluster's state without secrets. Every test asserts the requests
 // each node received.
 import assert from "node:assert/strict";
+import { issueCertificate } from "../mock/edge/pki";
 import { edgeUrlSettings, settingProblems } from "../provider/config";
 import { compareTimes, managementUrls } from "../provider/http/cluster";
 import { EdgeClient } from "../provider/http/edge";
@@ -12,6 +13,7 @@ import { ApiError } from "../provider/http/errors";
 import { debugging, restoreDebug, setDebug } from "../provider/log";
 import { DIALING_DEAD_LEADER, FakeCluster, json, NO_LEADER, TIMED_OUT } from "./support/edgeClusterFake";
 import { configureFor, createChecked, engine } from "./support/engine";
+import { startScriptedServer } from "./support/scriptedServer";
 import { captureStderr } from "./support/stderr";
 
 const PASSWORD = "cluster-admin-password-7";
@@ -177,6 +179,45 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     assert.deepEqual(requests(n2), ["POST /authenticate", `GET /services/${cluster.prefix}-svc-9`]);
   });
 
+  it("reads an unchanged object once after a move, and a deleted one's 404 at once", async () => {
+    const edge = client();
+    const kept = await edge.create("/services", { name: "kept" }, "s");
+    await edge.get(`/services/${kept}`, "s");
+    const gone = await edge.create("/services", { name: "gone" }, "s");
+    await edge.delete(`/services/${gone}`, "s");
+    await cluster.kill(cluster.nodes[n1]);
+    assert.equal((await edge.get<{ name: string }>(`/services/${kept}`, "s"))?.name, "kept");
+    assert.equal(await edge.get(`/services/${gone}`, "s"), undefined);
+    assert.deepEqual(requests(n2), ["POST /authenticate", `GET /services/${kept}`, `GET /services/${gone}`]);
+  });
+
+  it("does not fail over on answers about the request (500 of its own, 400), nor on a certificate that does not verify", async () => {
+    const edge = client();
+    await edge.get("/services/x", "s");
+    const first = cluster.nodes[n1].server;
+    first.script.push(json(500, { error: { code: "UNHANDLED", message: "An unhandled error occurred" } }));
+    await assert.rejects(edge.get("/services/x", "s"), (e: ApiError) => e.status === 500);
+    first.script.push(json(503, "unavailable"));
+    assert.equal(await edge.get("/services/x", "s"), undefined);
+    assert.deepEqual(requests(n2), ["POST /authenticate", "GET /services/x"]);
+    cluster.nodes[n2].server.script.push(
+      json(400, { error: { code: "COULD_NOT_VALIDATE", message: "bad" } }),
+    );
+    await assert.rejects(edge.create("/services", {}, "s"), (e: ApiError) => e.status === 400);
+    assert.deepEqual(requests(n3), []);
+
+    // A node whose certificate the client does not trust: every node would be refused alike.
+    const self = issueCertificate({ commonName: "127.0.0.1" });
+    const untrusted = await startScriptedServer({ certificatePem: self.certPem, privateKeyPem: self.keyPem });
+    try {
+      const other = client(settings([untrusted.url, cluster.nodes[n3].url]));
+      await assert.rejects(other.get("/services/x", "s"), /TLS verification failed/);
+      assert.deepEqual([untrusted.seen, requests(n3)], [[], []]);
+    } finally {
+      await untrusted.close();
+    }
+  });
+
   it("names the cluster's state when the budget ends: every node down, or no leader; no password or session in errors and logs", async () => {
     const edge = client(settings(undefined, { retryTimeoutSeconds: "0.5" }));
     const { written, error } = await captureStderr(async () => {
@@ -260,6 +301,7 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     assert.ok(compareTimes("2026-11-28T12:00:00.001Z", "2026-11-28T12:00:00.0011Z") < 0);
     assert.ok(compareTimes("2026-11-28T12:00:01Z", "2026-11-28T12:00:00.999999999Z") > 0);
     assert.equal(compareTimes("2026-11-28T12:00:00.5Z", "2026-11-28T12:00:00.500Z"), 0);
+    assert.equal(compareTimes("not a time", "2026-11-28T12:00:00Z"), 0);
   });
 });
 
