@@ -32,7 +32,9 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
   });
 
   function settings(urls = cluster.nodes.map((n) => n.url), extra: Record<string, string> = {}) {
-    return { edgeUrls: urls.join(","), edgeUsername: "admin", edgePassword: PASSWORD, ...extra };
+    // A short budget: a client that waited for what never comes fails the test by its answer, not by mocha's timeout.
+    const budget = { retryTimeoutSeconds: "5" };
+    return { edgeUrls: urls.join(","), edgeUsername: "admin", edgePassword: PASSWORD, ...budget, ...extra };
   }
   function client(s: Record<string, string> = settings()): EdgeClient {
     const c = new EdgeClient(s);
@@ -86,6 +88,24 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     ]);
     assert.deepEqual(requests(n3), ["POST /authenticate", "GET /services/y"]);
     assert.equal(requests(n1).filter((r) => r === "POST /authenticate").length, 1);
+  });
+
+  it("requests failing together on a killed node move once, to the same next node", async () => {
+    const edge = client();
+    await edge.get("/services/x", "s");
+    await cluster.kill(cluster.nodes[n1]);
+    await Promise.all([
+      edge.get("/services/a", "s"),
+      edge.get("/services/b", "s"),
+      edge.get("/services/c", "s"),
+    ]);
+    assert.deepEqual(requests(n2).sort(), [
+      "GET /services/a",
+      "GET /services/b",
+      "GET /services/c",
+      "POST /authenticate",
+    ]);
+    assert.deepEqual(requests(n3), []);
   });
 
   it("waits through an election: writes answered 500 'error dialing peer' and 503 CLUSTER_NO_LEADER are sent again", async () => {
