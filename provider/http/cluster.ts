@@ -103,7 +103,7 @@ export class EdgeCluster {
 
   /** Moves to the next node, unless a concurrent request already did. */
   private leave(node: EdgeNode, why: ApiError): void {
-    if (this.node !== node) return;
+    
     this.current = (this.current + 1) % this.nodes.length;
     debug(`Edge cluster: moving from ${node.url} to ${this.node.url} (${why.message})`);
   }
