@@ -211,6 +211,24 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     assert.deepEqual(requests(n2), ["POST /authenticate", `GET /services/${kept}`, `GET /services/${gone}`]);
   });
 
+  it("reports at once an object it wrote that was deleted elsewhere, on the node that took the write", async () => {
+    const edge = client();
+    const id = await edge.create("/services", { name: "deleted-elsewhere" }, "s");
+    const other = client(settings([cluster.nodes[n2].url]));
+    await other.delete(`/services/${id}`, "s");
+    assert.equal(await edge.get(`/services/${id}`, "s"), undefined);
+    assert.deepEqual(requests(n1).slice(-2), ["POST /services", `GET /services/${id}`]);
+  });
+
+  it("names a cluster whose nodes all answer 503 without saying why as not answering", async () => {
+    const edge = client(settings(undefined, { retryTimeoutSeconds: "0.3" }));
+    await edge.get("/services/x", "s");
+    for (const node of cluster.nodes) node.server.respond = () => json(503, "Service Unavailable");
+    const err = await edge.get("/services/x", "s").catch((e) => e);
+    assert.ok(err instanceof ApiError);
+    assert.match(err.message, /no node of the cluster .* answered: http:\/\/127\.0\.0\.1:\d+: HTTP 503, /);
+  });
+
   it("does not fail over on answers about the request (500 of its own, 400), nor on a certificate that does not verify", async () => {
     const edge = client();
     await edge.get("/services/x", "s");

@@ -103,7 +103,7 @@ export class EdgeCluster {
 
   /** Moves to the next node, unless a concurrent request already did. */
   private leave(node: EdgeNode, why: ApiError): void {
-    
+    if (this.node !== node) return;
     this.current = (this.current + 1) % this.nodes.length;
     debug(`Edge cluster: moving from ${node.url} to ${this.node.url} (${why.message})`);
   }
@@ -144,7 +144,6 @@ export class EdgeCluster {
 
   /** Keeps track of the objects this process writes (creates, updates, deletes) and reads back. */
   private remember(node: EdgeNode, opts: RequestOptions, res: HttpResponse<unknown>): void {
-    if (res.status >= 300 || opts.anonymous) return;
     const known = this.written.get(opts.path);
     if (opts.method === "POST") {
       const id = (res.body as { data?: { id?: unknown } } | undefined)?.data?.id;
