@@ -37,7 +37,57 @@ process.once("exit", () => {
   for (const child of running) killGroup(child, "SIGKILL");
 });
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/** A peer process started by spawnDetached: its console output, whether it ended, and how to end it. */
+export interface DetachedPeer {
+  child: ChildProcess;
+  /** Its console output so far (the last 100-200 kB). */
+  output(): string;
+  /** "exited with <code or signal>" once it ended, else undefined. */
+  exited(): string | undefined;
+  /** Ends its process group: SIGTERM, then SIGKILL after 10 s; resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a peer detached, in its own process group (so stop() and a SIGKILL reach everything it
+ * started), capturing its console output; the process exit hook kills it if the run ends first.
+ */
+export function spawnDetached(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): DetachedPeer {
+  const child = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  let exited: string | undefined;
+  child.once("exit", (code, signal) => {
+    exited = `exited with ${code ?? signal}`;
+    running.delete(child);
+  });
+  return {
+    child,
+    output: () => output,
+    exited: () => exited,
+    stop: async () => {
+      if (exited) return;
+      killGroup(child, "SIGTERM");
+      const deadline = Date.now() + 10_000;
+      while (!exited && Date.now() < deadline) await sleep(100);
+      if (!exited) killGroup(child, "SIGKILL");
+      while (!exited) await sleep(50);
+    },
+  };
+}
+
+/** Sends `signal` to the child's whole process group (it was started detached). */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     if (child.pid) process.kill(-child.pid, signal);
   } catch {
@@ -76,7 +126,7 @@ export async function startController(
   const port = await freePort();
   const username = "admin";
   const password = crypto.randomBytes(18).toString("base64url");
-  const child = spawn(
+  const peer = spawnDetached(
     ziti,
     [
       "edge",
@@ -95,8 +145,6 @@ export async function startController(
     ],
     {
       cwd: home,
-      detached: true, // its own process group: stop() ends everything it started
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
         ZITI_CTRL_BIND_ADDRESS: "127.0.0.1",
@@ -105,29 +153,11 @@ export async function startController(
       },
     },
   );
-  running.add(child);
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.length > 200_000) output = output.slice(-100_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  let exited: string | undefined;
-  child.once("exit", (code, signal) => {
-    exited = `exited with ${code ?? signal}`;
-    running.delete(child);
-  });
+  const { child, output } = peer;
 
   const url = `https://127.0.0.1:${port}`;
   const stop = async () => {
-    if (!exited) {
-      killGroup(child, "SIGTERM");
-      const deadline = Date.now() + 10_000;
-      while (!exited && Date.now() < deadline) await sleep(100);
-      if (!exited) killGroup(child, "SIGKILL");
-      while (!exited) await sleep(50);
-    }
+    await peer.stop();
     fs.rmSync(home, { recursive: true, force: true });
   };
 
@@ -137,9 +167,9 @@ export async function startController(
     // Ready when the root CA exists and the management API answers over TLS verified by it.
     let admin: EdgeClient | undefined;
     for (;;) {
-      if (exited) throw new Error(`the controller ${exited}:\n${output.slice(-4000)}`);
+      if (peer.exited()) throw new Error(`the controller ${peer.exited()}:\n${output().slice(-4000)}`);
       if (Date.now() > deadline)
-        throw new Error(`the controller did not become ready:\n${output.slice(-4000)}`);
+        throw new Error(`the controller did not become ready:\n${output().slice(-4000)}`);
       if (fs.existsSync(caFile)) {
         admin ??= new EdgeClient(url, fs.readFileSync(caFile, "utf8"));
         const ready = await admin.call("GET", "/version", { token: null }).catch(() => undefined);
@@ -159,7 +189,7 @@ export async function startController(
       home,
       pid: child.pid as number,
       release,
-      output: () => output,
+      output,
       admin,
       stop,
     };

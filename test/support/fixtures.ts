@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type HarnessOptions, runHarness } from "../../harness";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server";
+import { type RealCluster, sharedCluster, stopSharedCluster } from "../peers/cluster";
 import { type RealController, realEdgeConfig, startController } from "../peers/controller";
 import { type ControllerRelease, controllerPeer, PEERS_BIN, requirePeers } from "../peers/index";
 import { configureFor, mockConfig } from "./engine";
@@ -79,6 +80,22 @@ export function useController(
     ctrl = undefined;
   });
   return standIn(() => ctrl, "ctrl", "no controller runs");
+}
+
+/**
+ * The run's real 3-node OpenZiti HA cluster (test/peers/cluster.ts), for the calling describe block:
+ * started by the first suite that asks, shared by the others, stopped when the run ends. A suite that
+ * kills nodes must leave all of them running and a leader elected.
+ */
+export function useCluster(): RealCluster {
+  let cluster: RealCluster | undefined;
+  before(async function () {
+    requirePeers(this, "ziti");
+    this.timeout(300_000);
+    cluster = await sharedCluster();
+  });
+  // No `after`: the cluster outlives the block (the root afterAll stops it), so its own after hooks may use it.
+  return standIn(() => cluster, "cluster", "no cluster runs");
 }
 
 /**
@@ -212,10 +229,11 @@ export function useStateFile(prefix: string, passphrase: string): { readonly pat
   };
 }
 
-/** Mocha root hooks (loaded through .mocharc.js): temporary directories go when the run ends. */
+/** Mocha root hooks (loaded through .mocharc.js): temporary directories and the shared cluster go when the run ends. */
 export const mochaHooks = {
-  afterAll(): void {
+  async afterAll(): Promise<void> {
     for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    await stopSharedCluster();
   },
 };
 
