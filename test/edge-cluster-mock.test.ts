@@ -7,6 +7,7 @@
 // waiting on them (no timing).
 import assert from "node:assert/strict";
 import { type MockCluster, startMockCluster } from "../mock/cluster";
+import { EdgeClient } from "../provider/http/edge";
 import { configureFor, createChecked, engine } from "./support/engine";
 import { waitFor } from "./support/wait";
 
@@ -65,6 +66,33 @@ describe("Edge HA cluster: the provider against the mock cluster (3 HTTPS nodes)
     // Sent again after each refusal (on the next node), created once.
     const answers = [...statuses(1, "POST", "/services"), ...statuses(2, "POST", "/services")];
     assert.equal(answers.filter((status) => status === 201).length, 1, String(answers));
+  });
+
+  it("adopts an object of its name that a follower refuses as 500 (the name constraint), as a name clash", async () => {
+    // Made by another process (not held by this one), through the leader.
+    const other = new EdgeClient({
+      edgeUrl: cluster.urls[0],
+      edgeUsername: cluster.credentials.edgeUsername,
+      edgePassword: cluster.credentials.edgePassword,
+      caBundle: cluster.caPem,
+    });
+    const body = {
+      name: "clash-through-follower",
+      encryptionRequired: true,
+      terminatorStrategy: "smartrouting",
+    };
+    const id = await other.create("/services", body, "s").finally(() => other.close());
+    // This process uses a follower: it answers the duplicate 500 UNHANDLED (cluster facts).
+    await configureFor({
+      "frontdoor:edgeUrls": [cluster.urls[1], cluster.urls[0], cluster.urls[2]].join(","),
+      "frontdoor:edgeUsername": cluster.credentials.edgeUsername,
+      "frontdoor:edgePassword": cluster.credentials.edgePassword,
+      "frontdoor:caBundle": cluster.caPem,
+    });
+    const again = await createChecked(SERVICE, { name: "clash-through-follower" });
+    assert.equal(again.id, id);
+    assert.deepEqual(statuses(1, "POST", "/services"), [500]);
+    assert.deepEqual(names(0), ["clash-through-follower"]);
   });
 
   it("after a move, reads an object it created through the dead node once the lagging node caught up (no false drift)", async () => {
