@@ -407,6 +407,9 @@ describe("engine survivors: answers the mock never gives (scripted server on 127
     const err = await engine.create("Service", { name: "other-constraint" }).catch((e) => e);
     assert.ok(err instanceof ApiError && err.status === 500, String(err));
     assert.deepEqual(seen(), ["POST /edge/management/v1/services"]);
+    // This test's Edge session goes with its clients (the next configure makes new ones): the other
+    // tests script their own login.
+    await configureFor({});
   });
 
   it("a GET answered 409 during a create (the config type's lookup) is no name clash: no lookup of the config", async () => {
