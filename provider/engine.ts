@@ -170,12 +170,16 @@ export async function create(kind: string, inputs: Props) {
  * A create answered with a name clash: 409 (the Frontdoor API, and conflicts in general), or 400 with
  * a duplicate-value message (the OpenZiti controller v1.6: COULD_NOT_VALIDATE with "duplicate value
  * ... in unique index" for identities and CAs, "name must be unique" for the other kinds, "certificate
- * already used as CA" for a CA's certificate). Whether an object of that name exists is then looked
+ * already used as CA" for a CA's certificate; through a follower of an HA cluster, 500 with the
+ * constraint's field in the cause). Whether an object of that name exists is then looked
  * up, not assumed: when none is found, the server's error stands.
  */
 function isNameClash(err: unknown): err is ApiError {
   if (!(err instanceof ApiError) || err.method !== "POST") return false;
   if (err.status === 409) return true;
+  // An HA cluster's follower (v1.6) answers a duplicate name that the leader refused as 500 UNHANDLED,
+  // the broken constraint as JSON in the cause: {"EntityType":"identities","Field":"name","Value":...}.
+  if (err.status === 500) return /"Field":"name"/.test(err.serverMessage);
   return err.status === 400 && /duplicate|already exists|already used|unique/i.test(err.serverMessage);
 }
 

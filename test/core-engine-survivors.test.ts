@@ -380,6 +380,38 @@ describe("engine survivors: answers the mock never gives (scripted server on 127
     assert.deepEqual(seen(), [`POST ${providers}`]);
   });
 
+  it("a POST answered 500 naming the name constraint (an HA cluster's follower) is a clash: looked up and adopted", async () => {
+    const clash = (field: string) => ({
+      error: {
+        code: "UNHANDLED",
+        message: "An unhandled error occurred",
+        cause: { code: "UNHANDLED", message: `{"EntityType":"services","Field":"${field}","Value":"v"}` },
+      },
+    });
+    const service = { name: "follower-clash" };
+    const found = { id: "svc-follower-1", name: "follower-clash", encryptionRequired: true };
+    server.script.push(json(200, { data: { token: "survivors-session-2" } }));
+    server.script.push(json(500, clash("name")));
+    server.script.push(json(200, { data: [found], meta: { pagination: { totalCount: 1 } } }));
+    const { result, error } = await captureStderr(() => engine.create("Service", service));
+    assert.equal(error, undefined);
+    assert.equal(result?.id, "svc-follower-1");
+    assert.deepEqual(seen(), [
+      "POST /edge/management/v1/authenticate",
+      "POST /edge/management/v1/services",
+      "GET /edge/management/v1/services",
+    ]);
+    // Another constraint's 500 is an error of its own: no lookup.
+    server.seen.length = 0;
+    server.script.push(json(500, clash("id")));
+    const err = await engine.create("Service", { name: "other-constraint" }).catch((e) => e);
+    assert.ok(err instanceof ApiError && err.status === 500, String(err));
+    assert.deepEqual(seen(), ["POST /edge/management/v1/services"]);
+    // This test's Edge session goes with its clients (the next configure makes new ones): the other
+    // tests script their own login.
+    await configureFor({});
+  });
+
   it("a GET answered 409 during a create (the config type's lookup) is no name clash: no lookup of the config", async () => {
     server.script.push(json(200, { data: { token: "survivors-session-1" } }));
     server.script.push(json(409, { error: { code: "CONFLICT", message: "name must be unique" } }));
