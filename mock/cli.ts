@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run mock-server -- [--port N] [--host H] [--tls]` in the checkout; `npx pulumi-frontdoor-mock` where
+// `npm run mock-server -- [--port N] [--host H] [--tls] | [--cluster N [--lag-ms N]]` in the checkout; `npx pulumi-frontdoor-mock` where
 // the package is installed.: runs the mock server until SIGINT/SIGTERM and
 // prints its URL, the demo credentials and the control token as copy-pasteable `export` lines. These
 // are demo values of a local mock, not real secrets, which is why printing them is fine here; the
@@ -7,18 +7,36 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type MockCluster, startMockCluster } from "./cluster";
 import { CONTROL_TOKEN_HEADER, type MockServer, type MockServerOptions, startMockServer } from "./server";
 
-function parseArgs(argv: string[]): MockServerOptions {
-  const options: MockServerOptions = {};
+interface CliOptions extends MockServerOptions {
+  /** `--cluster N`: N controller nodes (HTTPS on 127.0.0.1, ephemeral ports) over one replicated store. */
+  cluster?: number;
+  /** `--lag-ms N`: the followers' replication lag in cluster mode. */
+  lagMs?: number;
+}
+
+function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--tls") options.tls = true;
     else if (arg === "--port") options.port = Number(argv[++i]);
     else if (arg === "--host") options.host = argv[++i];
-    else throw new Error(`unknown argument '${arg}' (use --port N, --host H, --tls)`);
+    else if (arg === "--cluster") options.cluster = Number(argv[++i]);
+    else if (arg === "--lag-ms") options.lagMs = Number(argv[++i]);
+    else
+      throw new Error(`unknown argument '${arg}' (use --port N, --host H, --tls, --cluster N, --lag-ms N)`);
   }
   if (options.port !== undefined && !Number.isInteger(options.port)) throw new Error("--port needs a number");
+  if (options.cluster !== undefined) {
+    if (!Number.isInteger(options.cluster) || options.cluster < 1)
+      throw new Error("--cluster needs a node count");
+    if (options.port !== undefined || options.host !== undefined)
+      throw new Error("--cluster takes no --port/--host: its nodes listen on 127.0.0.1, ephemeral ports");
+  }
+  if (options.lagMs !== undefined && !(options.lagMs >= 0)) throw new Error("--lag-ms needs a number >= 0");
   return options;
 }
 
@@ -59,16 +77,38 @@ function describe(server: MockServer, caFile?: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** Cluster mode: the first node's lines (any node serves every API), then every node and ZITI_EDGE_URLS. */
+function describeCluster(cluster: MockCluster, caFile: string): string {
+  const lines = [
+    describe(cluster.nodes[0].server, caFile).trimEnd(),
+    `export ZITI_EDGE_URLS=${cluster.urls.join(",")}`,
+    "",
+    `cluster of ${cluster.nodes.length} nodes (leader ${cluster.leader()?.name}); control: /__mock/cluster on any node`,
+    ...cluster.nodes.map((node) => `  node ${node.name}: ${node.url}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function writeCaFile(caPem: string): string {
+  const caFile = join(tmpdir(), `frontdoor-mock-ca-${process.pid}.pem`);
+  writeFileSync(caFile, caPem);
+  return caFile;
+}
+
 async function main(): Promise<void> {
-  const server = await startMockServer(parseArgs(process.argv.slice(2)));
-  let caFile: string | undefined;
-  if (server.caPem) {
-    caFile = join(tmpdir(), `frontdoor-mock-ca-${process.pid}.pem`);
-    writeFileSync(caFile, server.caPem);
+  const options = parseArgs(process.argv.slice(2));
+  let close: () => Promise<void>;
+  if (options.cluster !== undefined) {
+    const cluster = await startMockCluster({ nodes: options.cluster, lagMs: options.lagMs });
+    process.stdout.write(describeCluster(cluster, writeCaFile(cluster.caPem)));
+    close = () => cluster.close();
+  } else {
+    const server = await startMockServer(options);
+    process.stdout.write(describe(server, server.caPem ? writeCaFile(server.caPem) : undefined));
+    close = () => server.close();
   }
-  process.stdout.write(describe(server, caFile));
   const shutdown = () => {
-    server.close().then(() => process.exit(0));
+    close().then(() => process.exit(0));
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);

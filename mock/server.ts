@@ -12,7 +12,7 @@ import { EdgeMock } from "./edge";
 import { DEFAULT_RETRY_AFTER_SECONDS, type FaultDecision, FaultInjector, type FaultRule } from "./faults";
 import { type Collection, FRONTDOOR_DEMO, FrontdoorMock, type FrontdoorMockOptions } from "./frontdoor";
 import { isCollection } from "./frontdoor/store";
-import { createRootCa, issueServerCertificate } from "./pki";
+import { type CertificateAuthority, createRootCa, issueServerCertificate } from "./pki";
 import { SearchMock } from "./search";
 import type { MockRequest, MockResponse } from "./types";
 
@@ -32,7 +32,19 @@ export interface MockServerOptions {
   search?: Record<string, unknown>;
   /** Token the control interface requires (default: a random one, see `MockServer.controlToken`). */
   controlToken?: string;
+  /** @internal Cluster mode (cluster.ts): the CA every node's certificate comes from. */
+  rootCa?: CertificateAuthority;
+  /** @internal Cluster mode: decides each API request's fate in place of the node's own mocks. */
+  intercept?: RequestInterceptor;
+  /** @internal Cluster mode: more `/__mock/` routes (answers undefined when a route is not its own). */
+  control?: (req: MockRequest) => Promise<MockResponse | undefined>;
 }
+
+/** Cluster mode: answer, or drop the connection without an answer (a node that died). */
+export type RequestInterceptor = (
+  req: MockRequest,
+  local: (req: MockRequest) => Promise<MockResponse>,
+) => Promise<MockResponse | "drop">;
 
 export interface DemoCredentials {
   frontdoorId: string;
@@ -67,6 +79,8 @@ export interface MockServer {
   controlToken: string;
   /** The CA that signed the TLS server certificate (with tls: true). */
   caPem?: string;
+  /** The TLS server certificate (with tls: true). */
+  certPem?: string;
   credentials: DemoCredentials;
   faults: FaultInjector;
   /** Requests in arrival order (control calls under /__mock/ are not logged). */
@@ -82,6 +96,10 @@ export interface MockServer {
   search: SearchMock;
   /** Connection counters, e.g. to show that a client reuses its pooled sockets. */
   stats: { connectionsOpened: number; openConnections: number; peakOpenConnections: number };
+  /** Stops listening and resets every open connection (cluster mode: a killed node). */
+  suspend(): Promise<void>;
+  /** Listens again on the same address and port. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,7 +115,7 @@ export function controlHeaders(token: string): Record<string, string> {
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
-  const rootCa = createRootCa("Frontdoor Mock Root CA");
+  const rootCa = options.rootCa ?? createRootCa("Frontdoor Mock Root CA");
   const frontdoor = new FrontdoorMock(options.frontdoor ?? {}, rootCa);
   const edge = new EdgeMock({
     adminUsername: DEMO_EDGE.username,
@@ -133,12 +151,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     edge,
     search,
     stats: { connectionsOpened: 0, openConnections: 0, peakOpenConnections: 0 },
+    suspend: async () => {},
+    resume: async () => {},
     close: async () => {},
   };
 
   const dispatch = async (req: MockRequest): Promise<MockResponse> => {
     let response: MockResponse | undefined;
-    if (req.path.startsWith("/edge/") || req.path.startsWith("/.well-known/"))
+    if (req.path.startsWith("/edge/") || req.path.startsWith("/.well-known/") || req.path === "/version")
       response = await edge.handle(req);
     else if (req.path.includes("/_search")) response = await search.handle(req);
     else response = await frontdoor.handle(req);
@@ -157,7 +177,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     if (req.path.startsWith(CONTROL_PREFIX)) {
-      send(res, controlRefusal(req, controlToken) ?? (await controlRequest(mock, req)));
+      send(
+        res,
+        controlRefusal(req, controlToken) ??
+          (await options.control?.(req)) ??
+          (await controlRequest(mock, req)),
+      );
       return;
     }
     const entry = logEntry(req);
@@ -175,7 +200,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     if (fault?.kind === "delay") await sleep(fault.delayMs);
-    const response = await dispatch(req).catch(internalError);
+    const answer = await (options.intercept ? options.intercept(req, dispatch) : dispatch(req)).catch(
+      internalError,
+    );
+    if (answer === "drop") {
+      incoming.socket.destroy();
+      return;
+    }
+    const response = answer;
     if (fault?.kind === "commit-then-drop") {
       incoming.socket.destroy();
       return;
@@ -204,6 +236,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       listener,
     );
     mock.caPem = rootCa.certificatePem;
+    mock.certPem = certificatePem;
     edge.useServerIdentity({
       certPem: certificatePem,
       keyPem: privateKeyPem,
@@ -225,10 +258,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  await listen(options.port ?? 0);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   mock.url = `${options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -244,11 +282,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     searchUsername: DEMO_SEARCH.username,
     searchPassword: DEMO_SEARCH.password,
   };
-  mock.close = () =>
+  const stop = () =>
     new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();
     });
+  mock.suspend = stop;
+  mock.resume = () => (server.listening ? Promise.resolve() : listen(port));
+  mock.close = stop;
   return mock;
 }
 

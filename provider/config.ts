@@ -59,6 +59,14 @@ export const CONFIG_KEYS = [
     description: "OpenZiti controller address; the management API is served under /edge/management/v1.",
   },
   {
+    key: "edgeUrls",
+    env: ["ZITI_EDGE_URLS"],
+    description:
+      "The addresses of the nodes of an OpenZiti HA controller cluster, comma-separated (each like edgeUrl). The " +
+      "provider uses one node at a time, adds the others the cluster lists (GET /controllers) and moves to the next " +
+      "node when one cannot serve (docs/guides/ha-clusters.md).",
+  },
+  {
     key: "edgeUsername",
     env: ["ZITI_USERNAME"],
     description: "Edge admin username (authenticate method=password).",
@@ -300,6 +308,16 @@ const lengthBetween =
       ? undefined
       : `must be ${min} to ${max} characters long (the controller's limit), got ${value.length}`;
 
+/** The first bad item of a list of service URLs, named by its position (1 = first). */
+function urlListProblem(items: string[], settings: RawSettings): string | undefined {
+  for (const [index, raw] of items.entries()) {
+    const item = raw.trim();
+    const reason = item === "" ? "is empty" : serviceUrl(item, settings);
+    if (reason) return `item ${index + 1} (${JSON.stringify(item)}) ${reason}`;
+  }
+  return undefined;
+}
+
 const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
   token: headerToken,
   username: (value, settings) => basicUserId(value, settings) ?? headerToken(value, settings),
@@ -310,6 +328,7 @@ const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
   apiUrl: serviceUrl,
   tokenUrl: serviceUrl,
   edgeUrl: serviceUrl,
+  edgeUrls: (value, settings) => urlListProblem(value.split(","), settings),
   searchUrl: serviceUrl,
   maxRetries: integerAtLeast(0),
   retryTimeoutSeconds: positiveNumber,
@@ -353,12 +372,14 @@ function identityProblems(settings: RawSettings): SettingProblem[] {
         reason: "and frontdoor:edgeCertPem/edgeKeyPem both give a client certificate: use one of them",
       },
     ];
-  // The address from ztAPI follows the rules of edgeUrl (https, or loopback http) unless edgeUrl is set.
-  const reason =
-    settings.edgeUrl === undefined && identity.edgeUrl !== undefined
-      ? serviceUrl(identity.edgeUrl, settings)
-      : undefined;
-  return reason ? [{ key: `frontdoor:${setting}`, reason: `has a ztAPI that ${reason}` }] : [];
+  // The addresses from ztAPI/ztAPIs follow the rules of edgeUrl (https, or loopback http) unless
+  // edgeUrl or edgeUrls is set.
+  const urls = settings.edgeUrl === undefined && settings.edgeUrls === undefined ? identity.edgeUrls : [];
+  for (const url of urls) {
+    const reason = serviceUrl(url, settings);
+    if (reason) return [{ key: `frontdoor:${setting}`, reason: `has a ztAPI that ${reason} (${url})` }];
+  }
+  return [];
 }
 
 /** The identity of frontdoor:edgeIdentityFile / edgeIdentityJson, if set; bad ones fail naming the setting. */
@@ -375,6 +396,25 @@ export function zitiIdentitySetting(settings: RawSettings): ZitiIdentity | undef
 export function assertValidSettings(settings: RawSettings): void {
   const problems = settingProblems(settings);
   if (problems.length) throw new ProviderError(problems.map((p) => `${p.key} ${p.reason}`).join("; "));
+}
+
+/**
+ * The controller addresses to use, without trailing slashes: edgeUrl, then edgeUrls, duplicates
+ * dropped; when neither is set, the identity file's ztAPI and ztAPIs. `cluster` is true when the
+ * settings name a cluster (edgeUrls, or several ztAPIs): only then are other nodes discovered and
+ * failed over to; edgeUrl alone keeps the single-controller behaviour.
+ */
+export function edgeUrlSettings(
+  settings: RawSettings,
+  identity: ZitiIdentity | undefined,
+): { urls: string[]; cluster: boolean } {
+  const listed = settings.edgeUrls?.split(",").map((u) => u.trim()) ?? [];
+  const given = [settings.edgeUrl, ...listed].filter((u): u is string => u !== undefined);
+  const urls = given.length ? given : (identity?.edgeUrls ?? []);
+  if (urls.length === 0) required(settings, "edgeUrl", "The Edge management API");
+  const unique = [...new Set(urls.map((u) => u.replace(/\/+$/, "")))];
+  const cluster = settings.edgeUrls !== undefined || (given.length === 0 && unique.length > 1);
+  return { urls: unique, cluster };
 }
 
 /** Fails with the setting's config key and environment variables when it is missing. */

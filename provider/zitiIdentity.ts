@@ -10,8 +10,8 @@ import * as fs from "node:fs";
 import { registerSecret } from "./redact";
 
 export interface ZitiIdentity {
-  /** The controller address derived from ztAPI (the client API path removed), if the file has one. */
-  edgeUrl?: string;
+  /** The controller addresses of ztAPI and then ztAPIs (the client API path removed), duplicates dropped. */
+  edgeUrls: string[];
   certPem: string;
   keyPem: string;
   caPem?: string;
@@ -122,7 +122,7 @@ function readIdentity(settings: IdentitySettings): ZitiIdentity | undefined {
     fail("has an id.key that is not the private key of id.cert");
   if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----"))
     fail("has an id.ca that holds no PEM certificate");
-  return { edgeUrl: controllerUrl(parsed, fail), certPem, keyPem, caPem };
+  return { edgeUrls: controllerUrls(parsed, fail), certPem, keyPem, caPem };
 }
 
 /** `pem:<text>`, `file://<path>`, or a path; PEM text without prefix is taken as it is. */
@@ -141,19 +141,21 @@ function resolveValue(raw: string, field: string, fail: (reason: string) => neve
   }
 }
 
-/** ztAPI (or the first of ztAPIs) without the client API path: the controller's address. */
-function controllerUrl(file: Record<string, unknown>, fail: (reason: string) => never): string | undefined {
+/** ztAPI and every ztAPIs entry (an HA cluster's nodes) without the client API path: controller addresses. */
+function controllerUrls(file: Record<string, unknown>, fail: (reason: string) => never): string[] {
   const list = Array.isArray(file.ztAPIs) ? file.ztAPIs : [];
-  const api = typeof file.ztAPI === "string" && file.ztAPI ? file.ztAPI : list[0];
-  if (api === undefined) return undefined;
-  if (typeof api !== "string") return fail("has a ztAPI that is not a string");
-  let url: URL;
-  try {
-    url = new URL(api);
-  } catch {
-    return fail(`has a ztAPI that is not a URL: ${api}`);
-  }
-  return `${url.origin}${url.pathname.replace(CLIENT_API_PATH, "").replace(/\/+$/, "")}`;
+  const apis = [...(file.ztAPI !== undefined && file.ztAPI !== "" ? [file.ztAPI] : []), ...list];
+  const urls = apis.map((api) => {
+    if (typeof api !== "string") return fail("has a ztAPI/ztAPIs entry that is not a string");
+    let url: URL;
+    try {
+      url = new URL(api);
+    } catch {
+      return fail(`has a ztAPI/ztAPIs entry that is not a URL: ${api}`);
+    }
+    return `${url.origin}${url.pathname.replace(CLIENT_API_PATH, "").replace(/\/+$/, "")}`;
+  });
+  return [...new Set(urls)];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

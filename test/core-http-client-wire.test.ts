@@ -313,6 +313,41 @@ describe("HTTP client: refused connections", function () {
   });
 });
 
+describe("HTTP client: failFast (one node of a cluster, provider/http/cluster.ts)", function () {
+  this.timeout(60_000);
+  let server: ScriptedServer;
+  before(async () => {
+    server = await startScriptedServer();
+  });
+  after(() => server.close());
+  beforeEach(() => server.seen.splice(0));
+
+  it("fails at once on 502, 503, 504 and a refused connection, so the cluster moves on; retries a 429 as before", async () => {
+    const c = clientFor(server.url, { failFast: true });
+    try {
+      for (const status of [502, 503, 504]) {
+        server.script.push({ status, body: "down" });
+        const err = await failure(c.request({ method: "GET", path: `/s${status}` }));
+        assert.ok(err instanceof ApiError && err.status === status, String(err));
+      }
+      assert.equal(server.seen.length, 3, "one request each");
+      server.script.push({ status: 429, body: "slow down" });
+      assert.equal((await c.request({ method: "GET", path: "/limited" })).status, 200);
+      assert.equal(server.seen.length, 5, "the 429 retried on the same server");
+    } finally {
+      await c.close();
+    }
+    const port = await closedPort();
+    const refused = clientFor(`http://127.0.0.1:${port}`, { failFast: true });
+    const out = await debugOutput(async () => {
+      const err = await failure(refused.request({ method: "GET", path: "/x" }));
+      assert.ok(err instanceof ApiError && err.code === "ECONNREFUSED", String(err));
+    });
+    await refused.close();
+    assert.doesNotMatch(out, /retry 1 in/);
+  });
+});
+
 describe("HTTP client: a connect that hangs (accept queue full on 127.0.0.1)", function () {
   this.timeout(60_000);
   it("the connect timeout never reached the server: a POST is not ambiguous and is sent again", async () => {

@@ -4,7 +4,7 @@
 import type { MockApi, MockRequest, MockResponse } from "../types";
 import type { MockRelease } from "./builtin-config-types";
 import { CA_CERTS_PATH, CLIENT_BASE_PATH, ClientApi } from "./client-api";
-import { ApiError, BASE_PATH, notFound } from "./envelope";
+import { ApiError, BASE_PATH, notFound, ok } from "./envelope";
 import { fingerprint as fingerprintOf, issueCertificate, parseCertificatePem } from "./pki";
 import { AuthPolicies } from "./resources/auth-policies";
 import { Cas } from "./resources/cas";
@@ -18,9 +18,9 @@ import { Policies } from "./resources/policies";
 import { PolicyAdvice } from "./resources/policy-advice";
 import { PostureChecks } from "./resources/posture-checks";
 import { Services } from "./resources/services";
-import { matchRoute, type Route } from "./routes";
+import { matchRoute, type Route, route } from "./routes";
 import { SESSION_HEADER, Sessions } from "./sessions";
-import { EdgeState } from "./state";
+import { type ApiSession, EdgeState } from "./state";
 import type { BaseRecord, Collection } from "./store";
 import { newTotpSecret } from "./totp";
 
@@ -63,7 +63,38 @@ export interface EdgeMockOptions {
    * default v1.6.0.
    */
   release?: MockRelease;
+  /**
+   * What `/version` reports in `capabilities`. Default none: the mock serves no `/oidc` (a real v1.6.0
+   * reports `OIDC_AUTH`); the cluster mode reports the real cluster's `["OIDC_AUTH", "HA_CONTROLLER"]`.
+   */
+  capabilities?: string[];
+  /**
+   * Cluster mode: the nodes `GET /controllers` lists (swagger controllerDetail). Without it the route
+   * does not exist, as the mock has always answered (404) for a single controller.
+   */
+  controllers?: () => Record<string, unknown>[];
 }
+
+/** The replicated records of every collection, in `EdgeState.replicatedCollections()` order. */
+export type ReplicatedEdgeState = BaseRecord[][];
+
+/** What a real v1.6.0 cluster reports for `/controllers` (docs/guides/mock-and-harness.md#cluster-mode). */
+const CONTROLLER_FILTERABLE_FIELDS = [
+  "id",
+  "updatedAt",
+  "tags",
+  "ctrlAddress",
+  "certPem",
+  "isOnline",
+  "lastJoinedAt",
+  "createdAt",
+  "isSystem",
+  "name",
+  "fingerprint",
+];
+
+/** Where a controller answers `GET /version` (no session). */
+const VERSION_PATHS = ["/version", `${BASE_PATH}/version`, `${CLIENT_BASE_PATH}/version`];
 
 /** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
 export type EdgeCollectionName =
@@ -132,7 +163,18 @@ export class EdgeMock implements MockApi {
       ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
+      ...(options.controllers ? [this.controllersRoute(options.controllers)] : []),
     ];
+  }
+
+  private controllersRoute(list: () => Record<string, unknown>[]): Route {
+    return route("GET", "/controllers", "full", () => {
+      const data = list();
+      return ok(data, {
+        filterableFields: CONTROLLER_FILTERABLE_FIELDS,
+        pagination: { limit: data.length, offset: 0, totalCount: data.length },
+      });
+    });
   }
 
   private servicePolicies(): Policies {
@@ -171,10 +213,15 @@ export class EdgeMock implements MockApi {
     this.state.serverCaPems = [...identity.caPems];
   }
 
-  handle(req: MockRequest): MockResponse | undefined {
+  /**
+   * Answers a request. `forwardedSession`: cluster mode, a write another node authenticated and forwarded
+   * here (to the leader), carried out under that node's API session.
+   */
+  handle(req: MockRequest, forwardedSession?: ApiSession): MockResponse | undefined {
     if (req.path === CA_CERTS_PATH && req.method === "GET") return this.clientApi.caCerts();
+    if (VERSION_PATHS.includes(req.path) && req.method === "GET") return this.version(req);
     if (!req.path.startsWith("/edge/")) return undefined;
-    const response = this.serve(req);
+    const response = this.serve(req, forwardedSession);
     // Unknown paths (404) have no operation to check against; the client API has another swagger.
     if (
       this.options.validateResponses &&
@@ -187,50 +234,115 @@ export class EdgeMock implements MockApi {
     return response;
   }
 
-  private serve(req: MockRequest): MockResponse {
+  /**
+   * Cluster mode: the API session a request would run under here (`undefined` on public routes), or the
+   * error it would get (unknown route, no or bad session), without carrying it out.
+   */
+  authorize(req: MockRequest): { session?: ApiSession } | { refusal: MockResponse } {
     try {
-      const [base, routes] = req.path.startsWith(`${CLIENT_BASE_PATH}/`)
-        ? [CLIENT_BASE_PATH, this.clientRoutes]
-        : [BASE_PATH, this.routes];
-      const subPath = req.path.startsWith(`${base}/`)
-        ? req.path.slice(base.length).replace(/\/+$/, "")
-        : undefined;
-      if (!subPath) throw notFound();
-      const match = matchRoute(routes, req.method, subPath);
-      if (match === undefined) throw notFound();
-      if (match === "methodMismatch") {
-        throw new ApiError(
-          405,
-          "METHOD_NOT_ALLOWED",
-          "The resource requested does not support this HTTP verb",
-        );
-      }
-      const body = parseBody(req);
-      if (
-        this.options.validateRequests &&
-        base === BASE_PATH &&
-        (body !== undefined || hasBodyVerb(req.method))
-      ) {
-        this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
-      }
-      const access = match.route.access;
-      const session =
-        access === "public"
-          ? undefined
-          : this.sessions.resolve(header(req, SESSION_HEADER), access === "full" || access === "client");
-      if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
-        throw new ApiError(
-          401,
-          "UNAUTHORIZED",
-          "The request could not be completed. The session is not authorized or the credentials are invalid",
-        );
-      }
+      return { session: this.prepare(req).session };
+    } catch (error) {
+      return { refusal: errorResponse(error) };
+    }
+  }
+
+  private serve(req: MockRequest, forwardedSession?: ApiSession): MockResponse {
+    try {
+      const { match, body, session } = this.prepare(req, forwardedSession);
       const host = header(req, "host") ?? "127.0.0.1";
       return match.route.handle({ req, params: match.params, body, session, issuer: `https://${host}` });
     } catch (error) {
-      if (error instanceof ApiError) return error.toResponse();
-      return new ApiError(500, "UNHANDLED", `the mock failed: ${(error as Error).message}`).toResponse();
+      return errorResponse(error);
     }
+  }
+
+  /** Route, body and session of a request; throws the ApiError it must be answered with instead. */
+  private prepare(req: MockRequest, forwardedSession?: ApiSession) {
+    const [base, routes] = req.path.startsWith(`${CLIENT_BASE_PATH}/`)
+      ? [CLIENT_BASE_PATH, this.clientRoutes]
+      : [BASE_PATH, this.routes];
+    const subPath = req.path.startsWith(`${base}/`)
+      ? req.path.slice(base.length).replace(/\/+$/, "")
+      : undefined;
+    if (!subPath) throw notFound();
+    const match = matchRoute(routes, req.method, subPath);
+    if (match === undefined) throw notFound();
+    if (match === "methodMismatch") {
+      throw new ApiError(405, "METHOD_NOT_ALLOWED", "The resource requested does not support this HTTP verb");
+    }
+    const body = parseBody(req);
+    if (
+      this.options.validateRequests &&
+      base === BASE_PATH &&
+      (body !== undefined || hasBodyVerb(req.method))
+    ) {
+      this.conformanceViolations.push(...conformance().validateRequest(req.method, req.path, body));
+    }
+    const access = match.route.access;
+    if (forwardedSession) return { match, body, session: forwardedSession };
+    const session =
+      access === "public"
+        ? undefined
+        : this.sessions.resolve(header(req, SESSION_HEADER), access === "full" || access === "client");
+    if (access === "full" && session && !this.state.identities.find(session.identityId)?.isAdmin) {
+      throw new ApiError(
+        401,
+        "UNAUTHORIZED",
+        "The request could not be completed. The session is not authorized or the credentials are invalid",
+      );
+    }
+    return { match, body, session };
+  }
+
+  /**
+   * `GET /version` (no session): the release and capabilities. A controller lists its APIs' base URLs
+   * under `apiVersions`; the cluster adds `HA_CONTROLLER` (see `capabilities` in EdgeMockOptions).
+   */
+  private version(req: MockRequest): MockResponse {
+    const origin = `https://${header(req, "host") ?? "127.0.0.1"}`;
+    const api = (path: string) => ({ v1: { apiBaseUrls: [`${origin}${path}`], path, version: "v1" } });
+    const capabilities = this.options.capabilities ?? [];
+    const oidc = capabilities.includes("OIDC_AUTH")
+      ? { "edge-oidc": { v1: { apiBaseUrls: [origin], path: "/oidc", version: "v1" } } }
+      : {};
+    return ok({
+      apiVersions: {
+        edge: api(CLIENT_BASE_PATH),
+        "edge-client": api(CLIENT_BASE_PATH),
+        "edge-management": api(BASE_PATH),
+        ...oidc,
+      },
+      buildDate: "2025-06-01 00:00:00",
+      capabilities: [...capabilities],
+      revision: "mock",
+      runtimeVersion: process.version,
+      version: this.options.release ?? "v1.6.0",
+    });
+  }
+
+  // ---- Cluster mode (cluster.ts): replicated records, node-local sessions ----
+
+  /** Copies of every replicated record (everything but API sessions and keys). */
+  exportReplicated(): ReplicatedEdgeState {
+    return this.state.replicatedCollections().map((collection) => collection.exportRecords());
+  }
+
+  /** Replaces every replicated record with the given ones (a follower applying what the leader committed). */
+  importReplicated(records: ReplicatedEdgeState): void {
+    const collections = this.state.replicatedCollections();
+    collections.forEach((collection, index) => {
+      collection.importRecords(records[index]);
+    });
+  }
+
+  /** The live API session of a token, if this node knows it (shared sessions: see cluster.ts). */
+  findSession(token: string): ApiSession | undefined {
+    return this.state.sessions.get(token);
+  }
+
+  /** Makes another node's API session known here too. */
+  adoptSession(session: ApiSession): void {
+    this.state.sessions.set(session.token, session);
   }
 
   // ---- Test helpers (in-process; they do not go through HTTP) ----
@@ -339,6 +451,11 @@ export class EdgeMock implements MockApi {
     if (!collection) throw new Error(`unknown edge collection '${name}'`);
     return collection;
   }
+}
+
+function errorResponse(error: unknown): MockResponse {
+  if (error instanceof ApiError) return error.toResponse();
+  return new ApiError(500, "UNHANDLED", `the mock failed: ${(error as Error).message}`).toResponse();
 }
 
 function header(req: MockRequest, name: string): string | undefined {

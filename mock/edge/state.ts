@@ -357,7 +357,6 @@ export class EdgeState {
   /** The CAs of the TLS server certificate (set when the mock serves HTTPS): part of the CA bundle. */
   serverCaPems: string[] = [];
   private enrollmentCa?: IssuedCertificate;
-  readonly defaultAdmin: IdentityRecord;
 
   constructor(adminUsername: string, adminPassword: string, release: MockRelease = "v1.6.0") {
     this.authPolicies.insert({
@@ -368,8 +367,35 @@ export class EdgeState {
       secondary: { requireTotp: false, requireExtJwtSigner: null },
     });
     for (const type of builtInConfigTypes(release)) this.configTypes.insert({ ...type, tags: {} });
-    this.defaultAdmin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
-    this.addUpdb(this.defaultAdmin.id, adminUsername, adminPassword);
+    const admin = this.addIdentity({ name: "Default Admin", isAdmin: true, isDefaultAdmin: true });
+    this.addUpdb(admin.id, adminUsername, adminPassword);
+  }
+
+  /** Looked up, not kept: in cluster mode a node's records are replaced by the leader's. */
+  get defaultAdmin(): IdentityRecord {
+    const admin = this.identities.all().find((identity) => identity.isDefaultAdmin);
+    if (!admin) throw new Error("the default admin identity was deleted behind the API's back");
+    return admin;
+  }
+
+  /** Every collection a controller cluster replicates (API sessions are not among them: see cluster.ts). */
+  replicatedCollections(): Collection<BaseRecord>[] {
+    return [
+      this.identities,
+      this.authenticators,
+      this.enrollments,
+      this.authPolicies,
+      this.edgeRouterPolicies,
+      this.cas,
+      this.edgeRouters,
+      this.externalJwtSigners,
+      this.postureChecks,
+      this.services,
+      this.servicePolicies,
+      this.serviceEdgeRouterPolicies,
+      this.configTypes,
+      this.configs,
+    ] as unknown as Collection<BaseRecord>[];
   }
 
   /** An identity with the controller's defaults for every field not given. */

@@ -70,6 +70,17 @@ export class Collection<T extends BaseRecord> {
     return this.records.delete(id);
   }
 
+  /** Copies of all records, in creation order (cluster mode: what a node replicates). */
+  exportRecords(): T[] {
+    return structuredClone(this.all());
+  }
+
+  /** Replaces every record with copies of the given ones (cluster mode: a node catching up). */
+  importRecords(records: T[]): void {
+    this.records.clear();
+    for (const record of structuredClone(records)) this.records.set(record.id, record);
+  }
+
   /** All records in creation order. */
   all(): T[] {
     return [...this.records.values()];

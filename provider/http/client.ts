@@ -57,6 +57,11 @@ export interface HttpClientOptions {
   retry?: RetryPolicy;
   /** Pool size per origin. */
   connections?: number;
+  /**
+   * One node of a cluster (cluster.ts): a node that cannot serve (no connection, a timeout, 502/503/504)
+   * fails at once instead of being retried here, so that the cluster moves to another node.
+   */
+  failFast?: boolean;
 }
 
 /** How a client authenticates: headers for each request, and what to do when the server says 401. */
@@ -144,7 +149,7 @@ export class HttpClient {
         // (look the object up and adopt it, or report what exists).
         if (error.ambiguous && opts.method === "POST" && !opts.idempotent) throw error;
         // A certificate that does not verify will not verify on the next attempt either.
-        if (isTlsFailure(err) || !this.mayRetry(attempt, started)) throw error;
+        if (isTlsFailure(err) || this.options.failFast || !this.mayRetry(attempt, started)) throw error;
         const delay = backoffDelay(this.retry, attempt);
         debug(`${opts.method} ${opts.path}: ${error.serverMessage}; retry ${attempt} in ${delay} ms`);
         await sleep(delay);
@@ -172,7 +177,8 @@ export class HttpClient {
           ambiguous: true,
         });
       }
-      if (isRetryableStatus(status) && this.mayRetry(attempt, started)) {
+      const nodeDown = this.options.failFast && isAmbiguousStatus(status);
+      if (isRetryableStatus(status) && !nodeDown && this.mayRetry(attempt, started)) {
         const delay = backoffDelay(this.retry, attempt, parseRetryAfter(response.headers["retry-after"]));
         debug(`${opts.method} ${opts.path}: HTTP ${status}; retry ${attempt} in ${delay} ms`);
         await sleep(delay);
@@ -255,7 +261,7 @@ export class HttpClient {
   }
 }
 
-function isTlsFailure(err: unknown): boolean {
+export function isTlsFailure(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return /certificate|self[- ]signed|CERT_/i.test(`${e.code} ${e.message}`);
 }

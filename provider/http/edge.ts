@@ -3,13 +3,14 @@
 // lists paged with limit/offset and filtered with ZitiQL. Authentication: see edgeAuth.ts.
 import {
   assertValidSettings,
+  edgeUrlSettings,
   pemSetting,
   type RawSettings,
-  required,
   transportSettings,
   zitiIdentitySetting,
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
+import { EdgeCluster, type EdgeNode } from "./cluster";
 import { EdgeSessionAuth } from "./edgeAuth";
 import { answerWithoutIdError, ProviderError } from "./errors";
 
@@ -28,12 +29,14 @@ export class EdgeClient {
   readonly http: HttpClient;
   readonly auth: EdgeSessionAuth;
 
+  /** Set when the settings name an HA cluster (edgeUrls, several ztAPIs): requests go through it. */
+  readonly cluster?: EdgeCluster;
+
   constructor(settings: RawSettings) {
     assertValidSettings(settings);
-    // An identity file gives the certificate, the key, the CA and (from ztAPI) the controller address.
+    // An identity file gives the certificate, the key, the CA and (from ztAPI/ztAPIs) the controller addresses.
     const identity = zitiIdentitySetting(settings);
-    const edgeUrl =
-      settings.edgeUrl ?? identity?.edgeUrl ?? required(settings, "edgeUrl", "The Edge management API");
+    const { urls, cluster } = edgeUrlSettings(settings, identity);
     const clientCertPem = identity?.certPem ?? pemSetting(settings.edgeCertPem, "edgeCertPem");
     const clientKeyPem = identity?.keyPem ?? pemSetting(settings.edgeKeyPem, "edgeKeyPem");
     const caBundle = [pemSetting(settings.caBundle, "caBundle"), identity?.caPem].filter(Boolean).join("\n");
@@ -42,29 +45,40 @@ export class EdgeClient {
         "frontdoor:edgeCertPem needs its private key in frontdoor:edgeKeyPem (ZITI_CLIENT_KEY)",
       );
     }
-    this.auth = new EdgeSessionAuth({
-      username: settings.edgeUsername,
-      password: settings.edgePassword,
-      useCertificate: clientCertPem !== undefined,
-      totpSecret: settings.edgeTotpSecret,
-    });
-    this.http = new HttpClient(
-      {
-        baseUrl: edgeUrl.replace(/\/+$/, "") + EDGE_BASE_PATH,
-        apiName: "Edge management API",
-        ...transportSettings(settings),
-        tls: { caBundle: caBundle || undefined, clientCertPem, clientKeyPem },
-      },
-      this.auth,
-      edgeError,
-    );
-    this.auth.send = (opts) => this.http.request(opts);
+    const transport = transportSettings(settings);
+    // One session and one connection pool per node: a node's session is kept for moving back to it.
+    const node = (url: string): EdgeNode => {
+      const auth = new EdgeSessionAuth({
+        username: settings.edgeUsername,
+        password: settings.edgePassword,
+        useCertificate: clientCertPem !== undefined,
+        totpSecret: settings.edgeTotpSecret,
+      });
+      const http = new HttpClient(
+        {
+          baseUrl: url + EDGE_BASE_PATH,
+          apiName: "Edge management API",
+          ...transport,
+          tls: { caBundle: caBundle || undefined, clientCertPem, clientKeyPem },
+          failFast: cluster,
+        },
+        auth,
+        edgeError,
+      );
+      auth.send = (opts) => http.request(opts);
+      return { url, http, auth };
+    };
+    if (cluster) this.cluster = new EdgeCluster(urls, node, transport.retry, EDGE_BASE_PATH);
+    const first = this.cluster?.node ?? node(urls[0]);
+    this.http = first.http;
+    this.auth = first.auth;
   }
 
   /** Any request (e.g. text/plain bodies); errors are thrown for every status >= 400 not accepted. */
   async request<T = unknown>(opts: RequestOptions): Promise<HttpResponse<T>> {
     // Log in before the request: HttpClient treats a failure inside its send (where it asks the
     // scheme for headers) as a network error, which would be retried and reported as ambiguous.
+    if (this.cluster) return this.cluster.request<T>(opts);
     if (!opts.anonymous) await this.auth.headers();
     return this.http.request<T>(opts);
   }
@@ -121,8 +135,8 @@ export class EdgeClient {
     }
   }
 
-  close(): Promise<void> {
-    return this.http.close();
+  async close(): Promise<void> {
+    await (this.cluster ?? this.http).close();
   }
 }
 

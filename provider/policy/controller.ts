@@ -39,7 +39,7 @@ export function readController(
   env: NodeJS.ProcessEnv = process.env,
 ): ControllerView | Promise<ControllerView> {
   const settings = readSettings(() => undefined, env);
-  if (!settings.edgeUrl && !settings.edgeIdentityFile && !settings.edgeIdentityJson)
+  if (!settings.edgeUrl && !settings.edgeUrls && !settings.edgeIdentityFile && !settings.edgeIdentityJson)
     return { unknown: NO_ACCESS };
   return listObjects(settings);
 }
@@ -55,7 +55,12 @@ async function listObjects(settings: RawSettings): Promise<ControllerView> {
         roleAttributes: Array.isArray(o.roleAttributes) ? (o.roleAttributes as string[]) : [],
       }));
     }
-    return { objects: { url: client.http.options.baseUrl.slice(0, -EDGE_BASE_PATH.length), byKind } };
+    return {
+      objects: {
+        url: (client.cluster?.node.http ?? client.http).options.baseUrl.slice(0, -EDGE_BASE_PATH.length),
+        byKind,
+      },
+    };
   } catch (err) {
     // Settings were registered as secrets by readSettings: redact keeps them out of the message.
     return { unknown: `the controller could not be read: ${redact((err as Error).message)}` };

@@ -29,13 +29,17 @@ export interface ScriptedAnswer {
   body?: string;
   /** Wait this long before answering. */
   holdMs?: number;
+  /** Close the connection instead of answering (a server killed while the request was in flight). */
+  reset?: boolean;
 }
 
 export interface ScriptedServer {
   url: string;
   seen: SeenRequest[];
-  /** Answers for the next requests, in order; when they run out: 200 `{"ok":true}`. */
+  /** Answers for the next requests, in order; when they run out: `respond`'s, else 200 `{"ok":true}`. */
   script: ScriptedAnswer[];
+  /** Answers computed from the request (a stateful fake), once the script ran out. */
+  respond?: (request: SeenRequest) => ScriptedAnswer | undefined;
   close(): Promise<void>;
 }
 
@@ -60,7 +64,7 @@ export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedSe
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const peer = tls ? (req.socket as TLSSocket).getPeerCertificate() : undefined;
-      seen.push({
+      const request: SeenRequest = {
         method: req.method ?? "",
         url: req.url ?? "",
         headers: req.headers,
@@ -68,8 +72,13 @@ export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedSe
         remotePort: req.socket.remotePort ?? 0,
         at: Date.now(),
         clientCertificate: peer?.fingerprint256 || undefined,
-      });
-      const answer = script.shift() ?? DEFAULT_ANSWER;
+      };
+      seen.push(request);
+      const answer = script.shift() ?? scripted.respond?.(request) ?? DEFAULT_ANSWER;
+      if (answer.reset) {
+        req.socket.destroy();
+        return;
+      }
       setTimeout(() => {
         res.writeHead(answer.status, answer.headers ?? {});
         res.end(answer.body);
@@ -89,7 +98,7 @@ export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedSe
     : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const scripted: ScriptedServer = {
     url: `${tls ? "https" : "http"}://127.0.0.1:${port}`,
     seen,
     script,
@@ -99,6 +108,7 @@ export async function startScriptedServer(tls?: ScriptedTls): Promise<ScriptedSe
         server.close(() => resolve());
       }),
   };
+  return scripted;
 }
 
 /** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
