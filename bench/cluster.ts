@@ -37,7 +37,6 @@ function clusterConfig(cluster: RealCluster): {
 } {
   return {
     config: {
-      "frontdoor:edgeUrl": cluster.urls[0],
       "frontdoor:edgeUrls": cluster.urls.join(","),
       "frontdoor:edgeUsername": cluster.username,
       "frontdoor:caBundle": cluster.caPem,

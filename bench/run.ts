@@ -37,7 +37,7 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
 // PROFILE_DIR) and prints where its time goes; it writes nothing. `npm run bench -- cluster` (only when
 // named): leader loss during up of CLUSTER_SIZE objects (default 200) on a real 3-node HA cluster,
-// CLUSTER_RUNS times (default 3), each beside a baseline up (results-cluster.md at full size).
+// CLUSTER_RUNS times (default 2), each beside a baseline up (results-cluster.md at full size).
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -175,7 +175,7 @@ const NAMED: Record<
   },
   cluster: {
     title: "Leader loss during up on a real 3-node OpenZiti HA cluster",
-    env: { CLUSTER_SIZE: "200", CLUSTER_RUNS: "3" },
+    env: { CLUSTER_SIZE: "200", CLUSTER_RUNS: "2" },
     body: (env) => clusterBenchmark({ size: Number(env.CLUSTER_SIZE), runs: Number(env.CLUSTER_RUNS) }),
   },
   plugin: {
