@@ -106,7 +106,10 @@ async function oneUp(
   const requests = lines.filter((l) =>
     /\[frontdoor\] (GET|POST|PATCH|PUT|DELETE) \S+ -> \d{3}/.test(l),
   ).length;
-  const retries = lines.filter((l) => /; retry \d+ in \d+ ms|retrying/.test(l)).length;
+  // Re-sent requests: the client's retries, waits for a lagging node, and creates sent again.
+  const retries = lines.filter((l) =>
+    /; retry \d+ in \d+ ms|credentials renewed, retrying|has not caught up|sending it again/.test(l),
+  ).length;
   const moves = lines.filter((l) => /Edge cluster: moving from/.test(l)).length;
   const outcome =
     result.exitCode === 0
