@@ -32,7 +32,9 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
   });
 
   function settings(urls = cluster.nodes.map((n) => n.url), extra: Record<string, string> = {}) {
-    return { edgeUrls: urls.join(","), edgeUsername: "admin", edgePassword: PASSWORD, ...extra };
+    // A short budget: a client that waited for what never comes fails the test by its answer, not by mocha's timeout.
+    const budget = { retryTimeoutSeconds: "5" };
+    return { edgeUrls: urls.join(","), edgeUsername: "admin", edgePassword: PASSWORD, ...budget, ...extra };
   }
   function client(s: Record<string, string> = settings()): EdgeClient {
     const c = new EdgeClient(s);
@@ -86,6 +88,24 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     ]);
     assert.deepEqual(requests(n3), ["POST /authenticate", "GET /services/y"]);
     assert.equal(requests(n1).filter((r) => r === "POST /authenticate").length, 1);
+  });
+
+  it("requests failing together on a killed node move once, to the same next node", async () => {
+    const edge = client();
+    await edge.get("/services/x", "s");
+    await cluster.kill(cluster.nodes[n1]);
+    await Promise.all([
+      edge.get("/services/a", "s"),
+      edge.get("/services/b", "s"),
+      edge.get("/services/c", "s"),
+    ]);
+    assert.deepEqual(requests(n2).sort(), [
+      "GET /services/a",
+      "GET /services/b",
+      "GET /services/c",
+      "POST /authenticate",
+    ]);
+    assert.deepEqual(requests(n3), []);
   });
 
   it("waits through an election: writes answered 500 'error dialing peer' and 503 CLUSTER_NO_LEADER are sent again", async () => {
@@ -189,6 +209,24 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     assert.equal((await edge.get<{ name: string }>(`/services/${kept}`, "s"))?.name, "kept");
     assert.equal(await edge.get(`/services/${gone}`, "s"), undefined);
     assert.deepEqual(requests(n2), ["POST /authenticate", `GET /services/${kept}`, `GET /services/${gone}`]);
+  });
+
+  it("reports at once an object it wrote that was deleted elsewhere, on the node that took the write", async () => {
+    const edge = client();
+    const id = await edge.create("/services", { name: "deleted-elsewhere" }, "s");
+    const other = client(settings([cluster.nodes[n2].url]));
+    await other.delete(`/services/${id}`, "s");
+    assert.equal(await edge.get(`/services/${id}`, "s"), undefined);
+    assert.deepEqual(requests(n1).slice(-2), ["POST /services", `GET /services/${id}`]);
+  });
+
+  it("names a cluster whose nodes all answer 503 without saying why as not answering", async () => {
+    const edge = client(settings(undefined, { retryTimeoutSeconds: "0.3" }));
+    await edge.get("/services/x", "s");
+    for (const node of cluster.nodes) node.server.respond = () => json(503, "Service Unavailable");
+    const err = await edge.get("/services/x", "s").catch((e) => e);
+    assert.ok(err instanceof ApiError);
+    assert.match(err.message, /no node of the cluster .* answered: http:\/\/127\.0\.0\.1:\d+: HTTP 503, /);
   });
 
   it("does not fail over on answers about the request (500 of its own, 400), nor on a certificate that does not verify", async () => {

@@ -144,7 +144,6 @@ export class EdgeCluster {
 
   /** Keeps track of the objects this process writes (creates, updates, deletes) and reads back. */
   private remember(node: EdgeNode, opts: RequestOptions, res: HttpResponse<unknown>): void {
-    if (res.status >= 300 || opts.anonymous) return;
     const known = this.written.get(opts.path);
     if (opts.method === "POST") {
       const id = (res.body as { data?: { id?: unknown } } | undefined)?.data?.id;
