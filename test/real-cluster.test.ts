@@ -169,6 +169,16 @@ describe("Real OpenZiti HA cluster (3 nodes): the real CLI and the plugin", func
       await sleep(100);
     }
     const answer = keep(await result);
+    // The outcome, for the reader of the run (both are allowed: the assertions that follow decide).
+    const error =
+      answer.output
+        .split("\n")
+        .filter((l) => /error:/.test(l))
+        .pop()
+        ?.trim() ?? "";
+    process.stdout.write(
+      `      (disturbed up: exit ${answer.code}${error ? `, ${error.slice(0, 240)}` : ""})\n`,
+    );
     assert.ok(
       disturbed,
       `the up ended before the disturbance (exit ${answer.code}):\n${answer.output.slice(-3000)}`,
