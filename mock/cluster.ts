@@ -169,7 +169,7 @@ class Cluster implements MockCluster {
           controllers: () => this.controllers(),
         },
         intercept: this.interceptor(index),
-        control: (req) => this.control(req),
+        control: (req) => this.control(req, index),
       });
       const lags = this.options.lagMs;
       const lagMs = (Array.isArray(lags) ? lags[index] : lags) ?? 0;
@@ -334,7 +334,7 @@ class Cluster implements MockCluster {
     if (!node.up) return;
     node.up = false;
     this.killTriggers.delete(node.index);
-    await node.server.suspend();
+    // The cluster's state changes at once; the listener closes and the connections reset next.
     if (this.leaderIndex === node.index) {
       // Writes first fail dialing the dead leader, then answer "no leader" until the election ends.
       this.beginElection({ phase: "leader-unreachable", deadLeader: node }, "unreachableMs");
@@ -342,6 +342,7 @@ class Cluster implements MockCluster {
       // A leader left without a majority steps down (raft's check-quorum).
       this.beginElection({ phase: "no-leader" }, "noLeaderMs");
     }
+    await node.server.suspend();
   }
 
   killOnRequest(ref: NodeRef, trigger: KillOnRequest): void {
@@ -454,14 +455,14 @@ class Cluster implements MockCluster {
       await this.kill(leader);
       return this.leaderlessAnswer();
     }
-    const response = leader.server.edge.handle(req, session) ?? unhandled("the leader has no such route");
+    const response = leader.server.edge.handleForwarded(req, session);
     this.commit(leader, node);
     if (trigger) {
       await this.kill(leader);
       // The real follower waited 5 s, then answered this, though the leader had committed the write.
       return unhandled("timed out");
     }
-    return response;
+    return uniquenessThroughFollower(req, response) ?? response;
   }
 
   /** What a write gets without a leader: the dead leader's dial error first, then CLUSTER_NO_LEADER. */
@@ -517,18 +518,19 @@ class Cluster implements MockCluster {
 
   // ---- /__mock/cluster control routes (on every node) ----
 
-  private async control(req: MockRequest): Promise<MockResponse | undefined> {
+  private async control(req: MockRequest, askedIndex: number): Promise<MockResponse | undefined> {
     if (!req.path.startsWith("/__mock/cluster")) return undefined;
     try {
       return (
-        (await this.controlRoute(req)) ?? controlError(404, `no control route ${req.method} ${req.path}`)
+        (await this.controlRoute(req, askedIndex)) ??
+        controlError(404, `no control route ${req.method} ${req.path}`)
       );
     } catch (error) {
       return controlError(400, error instanceof Error ? error.message : "bad control request");
     }
   }
 
-  private async controlRoute(req: MockRequest): Promise<MockResponse | undefined> {
+  private async controlRoute(req: MockRequest, askedIndex: number): Promise<MockResponse | undefined> {
     const rest = req.path.slice("/__mock/cluster".length);
     const body = () => json(req);
     if (rest === "" || rest === "/") {
@@ -554,8 +556,9 @@ class Cluster implements MockCluster {
       case "POST kill": {
         const trigger = body();
         if (trigger.apply) this.killOnRequest(node, trigger as KillOnRequest);
-        // Answer first: the node asked may be the one to die.
-        else setImmediate(() => void this.kill(node));
+        // The node asked to kill itself dies once its answer is sent; another dies before the answer.
+        else if (node.index === askedIndex) return { status: 204, afterSent: () => void this.kill(node) };
+        else await this.kill(node);
         return { status: 204 };
       }
       case "POST restart":
@@ -592,6 +595,27 @@ class Cluster implements MockCluster {
       behaviour: this.behaviour,
     };
   }
+}
+
+/**
+ * A name clash found by the leader for a forwarded write: the real follower does not answer the leader's
+ * 400 COULD_NOT_VALIDATE but 500 UNHANDLED, the constraint's fields as JSON in the cause (ziti v1.6.0,
+ * measured for identities through either follower; the leader itself answers 400).
+ */
+function uniquenessThroughFollower(req: MockRequest, response: MockResponse): MockResponse | undefined {
+  const cause = (
+    response.body as {
+      error?: { code?: string; cause?: { field?: string; reason?: string; value?: unknown } };
+    }
+  )?.error;
+  const reason = cause?.cause?.reason ?? "";
+  if (response.status !== 400 || cause?.code !== "COULD_NOT_VALIDATE") return undefined;
+  if (!/unique index|must be unique/.test(reason)) return undefined;
+  const collection = /^\/edge\/management\/v1\/([^/]+)/.exec(req.path)?.[1] ?? "";
+  const entityType = collection.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return unhandled(
+    JSON.stringify({ EntityType: entityType, Field: cause?.cause?.field, Value: cause?.cause?.value }),
+  );
 }
 
 /** The controller's error envelope, with a `{code, message}` cause as the cluster's errors have. */

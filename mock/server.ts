@@ -158,7 +158,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const dispatch = async (req: MockRequest): Promise<MockResponse> => {
     let response: MockResponse | undefined;
-    if (req.path.startsWith("/edge/") || req.path.startsWith("/.well-known/") || req.path === "/version")
+    if (req.path === "/version" && req.method === "GET") response = edge.version(req);
+    else if (req.path.startsWith("/edge/") || req.path.startsWith("/.well-known/"))
       response = await edge.handle(req);
     else if (req.path.includes("/_search")) response = await search.handle(req);
     else response = await frontdoor.handle(req);
@@ -355,7 +356,7 @@ function send(res: http.ServerResponse, response: MockResponse): void {
     headers["content-type"] ??= "application/json";
   }
   res.writeHead(response.status, headers);
-  res.end(payload);
+  res.end(payload, response.afterSent);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -21,6 +21,8 @@ export interface MockResponse {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Called once the answer was handed to the network (a cluster node killing itself on request). */
+  afterSent?: () => void;
 }
 
 /**

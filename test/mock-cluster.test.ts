@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import https from "node:https";
 import { type MockCluster, startMockCluster } from "../mock/cluster";
+import { type MockProcess, startMockProcess } from "../mock/process";
 import { CONTROL_TOKEN_HEADER } from "../mock/server";
 import { EdgeClient, type EdgeReply, readReply } from "./support/edgeClient";
 
@@ -168,19 +169,25 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
     assert.equal((await api[2].call("GET", `/identities/${id}`)).status, 404);
     cluster.catchUp("ctrl3");
     assert.equal((await api[2].call("GET", `/identities/${id}`)).status, 200);
-    // Facts: same name created through another node: 400 COULD_NOT_VALIDATE, cause field name.
-    const twin = await api[2].call("POST", "/identities", identity("via-follower"));
+    // The write was logged by the node it was sent to, not by the leader.
+    assert.ok(cluster.nodes[1].server.log.some((entry) => entry.method === "POST" && entry.status === 201));
+    assert.deepEqual(
+      cluster.nodes[0].server.log.filter((entry) => entry.method === "POST"),
+      [],
+    );
+    // Facts (cluster-facts 16:00 entry): the same name again through the leader: 400 COULD_NOT_VALIDATE,
+    // cause field name; through a follower: 500 UNHANDLED, the constraint as JSON in the cause.
+    const twin = await api[0].call("POST", "/identities", identity("via-follower"));
     assert.equal(twin.status, 400);
     assert.equal(twin.body.error.code, "COULD_NOT_VALIDATE");
     assert.equal(twin.body.error.cause.field, "name");
-    // The write was logged by the node it was sent to, not by the leader.
-    assert.ok(cluster.nodes[1].server.log.some((entry) => entry.method === "POST" && entry.status === 201));
-    assert.equal(
-      cluster.nodes[0].server.log.some(
-        (entry) => entry.method === "POST" && entry.path.endsWith("/identities"),
-      ),
-      false,
-    );
+    const twinThroughFollower = await api[2].call("POST", "/identities", identity("via-follower"));
+    assert.deepEqual(error(twinThroughFollower), {
+      status: 500,
+      code: "UNHANDLED",
+      message: "An unhandled error occurred",
+      cause: '{"EntityType":"identities","Field":"name","Value":"via-follower"}',
+    });
   });
 
   it("shows a write on a lagging follower only once it caught up (stale 404 first)", async () => {
@@ -228,6 +235,8 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
     // A restarted node rejoins and catches up.
     await cluster.restart("ctrl1");
     assert.deepEqual(names(0), ["Default Admin", "after-election"]);
+    // Facts (cluster-facts 15:58 entry): a session survives its node's restart.
+    assert.equal((await api[0].call("GET", "/identities")).status, 200);
     assert.equal(cluster.leader()?.name, "ctrl2");
   });
 
@@ -333,5 +342,34 @@ describe("mock cluster mode (3 nodes, real HTTPS)", function () {
         .on("error", reject);
     });
     assert.equal(withoutToken, 401);
+  });
+});
+
+describe("mock server CLI --cluster, in a process of its own (startMockProcess)", () => {
+  let mock: MockProcess | undefined;
+  after(async () => {
+    await mock?.close();
+  });
+
+  it("starts N nodes, prints each node and ZITI_EDGE_URLS, is driven through /__mock/cluster with the printed CA", async function () {
+    this.timeout(60_000);
+    mock = await startMockProcess(["--cluster", "3"]);
+    assert.equal(mock.urls.length, 3);
+    assert.equal(mock.urls[0], mock.url);
+    assert.ok(mock.caPem);
+    const described = await mock.control<any>("GET", "cluster");
+    assert.deepEqual(
+      described.nodes.map((node: any) => [node.name, node.url]),
+      mock.urls.map((url, index) => [`ctrl${index + 1}`, url]),
+    );
+    assert.equal(described.leader, "ctrl1");
+    const target = { caPem: mock.caPem, controlToken: "" } as MockCluster;
+    for (const url of mock.urls) {
+      const version = await raw(target, `${url}/version`);
+      assert.deepEqual(version.body.data.capabilities, ["OIDC_AUTH", "HA_CONTROLLER"]);
+    }
+    await mock.control("POST", "cluster/nodes/ctrl3/kill", {});
+    const afterKill = await mock.control<any>("GET", "cluster");
+    assert.equal(afterKill.nodes[2].up, false);
   });
 });

@@ -4,7 +4,7 @@
 import type { MockApi, MockRequest, MockResponse } from "../types";
 import type { MockRelease } from "./builtin-config-types";
 import { CA_CERTS_PATH, CLIENT_BASE_PATH, ClientApi } from "./client-api";
-import { ApiError, BASE_PATH, notFound, ok } from "./envelope";
+import { ApiError, BASE_PATH, notFound } from "./envelope";
 import { fingerprint as fingerprintOf, issueCertificate, parseCertificatePem } from "./pki";
 import { AuthPolicies } from "./resources/auth-policies";
 import { Cas } from "./resources/cas";
@@ -23,6 +23,7 @@ import { SESSION_HEADER, Sessions } from "./sessions";
 import { type ApiSession, EdgeState } from "./state";
 import type { BaseRecord, Collection } from "./store";
 import { newTotpSecret } from "./totp";
+import { controllersRoute, versionResponse } from "./version";
 
 /**
  * The swagger checks, loaded only when an option asks for them: they need `ajv` and the swagger file,
@@ -49,6 +50,16 @@ export interface EdgeMockOptions {
   /** Username and password of the built-in admin identity ("Default Admin"). */
   adminUsername: string;
   adminPassword: string;
+  /**
+   * What `/version` reports in `capabilities`. Default none: the mock serves no `/oidc` (a real v1.6.0
+   * reports `OIDC_AUTH`); the cluster mode reports the real cluster's `["OIDC_AUTH", "HA_CONTROLLER"]`.
+   */
+  capabilities?: string[];
+  /**
+   * Cluster mode: the nodes `GET /controllers` lists (swagger controllerDetail). Without it the route
+   * does not exist, as the mock has always answered (404) for a single controller.
+   */
+  controllers?: () => Record<string, unknown>[];
   /** API session lifetime (sliding), seconds. Default 1800. */
   sessionTtlSeconds?: number;
   /**
@@ -63,38 +74,10 @@ export interface EdgeMockOptions {
    * default v1.6.0.
    */
   release?: MockRelease;
-  /**
-   * What `/version` reports in `capabilities`. Default none: the mock serves no `/oidc` (a real v1.6.0
-   * reports `OIDC_AUTH`); the cluster mode reports the real cluster's `["OIDC_AUTH", "HA_CONTROLLER"]`.
-   */
-  capabilities?: string[];
-  /**
-   * Cluster mode: the nodes `GET /controllers` lists (swagger controllerDetail). Without it the route
-   * does not exist, as the mock has always answered (404) for a single controller.
-   */
-  controllers?: () => Record<string, unknown>[];
 }
 
 /** The replicated records of every collection, in `EdgeState.replicatedCollections()` order. */
 export type ReplicatedEdgeState = BaseRecord[][];
-
-/** What a real v1.6.0 cluster reports for `/controllers` (docs/guides/mock-and-harness.md#cluster-mode). */
-const CONTROLLER_FILTERABLE_FIELDS = [
-  "id",
-  "updatedAt",
-  "tags",
-  "ctrlAddress",
-  "certPem",
-  "isOnline",
-  "lastJoinedAt",
-  "createdAt",
-  "isSystem",
-  "name",
-  "fingerprint",
-];
-
-/** Where a controller answers `GET /version` (no session). */
-const VERSION_PATHS = ["/version", `${BASE_PATH}/version`, `${CLIENT_BASE_PATH}/version`];
 
 /** Collections reachable through the in-process helpers `get`, `list`, `patch`, `remove`. */
 export type EdgeCollectionName =
@@ -163,18 +146,10 @@ export class EdgeMock implements MockApi {
       ...new PolicyAdvice(this.state).routes(),
       ...this.servicePolicies().routes(),
       ...this.serviceEdgeRouterPolicies().routes(),
-      ...(options.controllers ? [this.controllersRoute(options.controllers)] : []),
+      route("GET", "/version", "public", (ctx) => this.version(ctx.req)),
+      ...(options.controllers ? [controllersRoute(options.controllers)] : []),
     ];
-  }
-
-  private controllersRoute(list: () => Record<string, unknown>[]): Route {
-    return route("GET", "/controllers", "full", () => {
-      const data = list();
-      return ok(data, {
-        filterableFields: CONTROLLER_FILTERABLE_FIELDS,
-        pagination: { limit: data.length, offset: 0, totalCount: data.length },
-      });
-    });
+    this.clientRoutes.push(route("GET", "/version", "public", (ctx) => this.version(ctx.req)));
   }
 
   private servicePolicies(): Policies {
@@ -213,15 +188,10 @@ export class EdgeMock implements MockApi {
     this.state.serverCaPems = [...identity.caPems];
   }
 
-  /**
-   * Answers a request. `forwardedSession`: cluster mode, a write another node authenticated and forwarded
-   * here (to the leader), carried out under that node's API session.
-   */
-  handle(req: MockRequest, forwardedSession?: ApiSession): MockResponse | undefined {
+  handle(req: MockRequest): MockResponse | undefined {
     if (req.path === CA_CERTS_PATH && req.method === "GET") return this.clientApi.caCerts();
-    if (VERSION_PATHS.includes(req.path) && req.method === "GET") return this.version(req);
     if (!req.path.startsWith("/edge/")) return undefined;
-    const response = this.serve(req, forwardedSession);
+    const response = this.serve(req);
     // Unknown paths (404) have no operation to check against; the client API has another swagger.
     if (
       this.options.validateResponses &&
@@ -232,6 +202,14 @@ export class EdgeMock implements MockApi {
       this.conformanceViolations.push(...violations);
     }
     return response;
+  }
+
+  /**
+   * Cluster mode: a write another node authenticated and forwarded here (to the leader), carried out
+   * under that node's API session.
+   */
+  handleForwarded(req: MockRequest, session: ApiSession | undefined): MockResponse {
+    return this.serve(req, session);
   }
 
   /**
@@ -294,30 +272,9 @@ export class EdgeMock implements MockApi {
     return { match, body, session };
   }
 
-  /**
-   * `GET /version` (no session): the release and capabilities. A controller lists its APIs' base URLs
-   * under `apiVersions`; the cluster adds `HA_CONTROLLER` (see `capabilities` in EdgeMockOptions).
-   */
-  private version(req: MockRequest): MockResponse {
-    const origin = `https://${header(req, "host") ?? "127.0.0.1"}`;
-    const api = (path: string) => ({ v1: { apiBaseUrls: [`${origin}${path}`], path, version: "v1" } });
-    const capabilities = this.options.capabilities ?? [];
-    const oidc = capabilities.includes("OIDC_AUTH")
-      ? { "edge-oidc": { v1: { apiBaseUrls: [origin], path: "/oidc", version: "v1" } } }
-      : {};
-    return ok({
-      apiVersions: {
-        edge: api(CLIENT_BASE_PATH),
-        "edge-client": api(CLIENT_BASE_PATH),
-        "edge-management": api(BASE_PATH),
-        ...oidc,
-      },
-      buildDate: "2025-06-01 00:00:00",
-      capabilities: [...capabilities],
-      revision: "mock",
-      runtimeVersion: process.version,
-      version: this.options.release ?? "v1.6.0",
-    });
+  /** `GET /version` (no session): see version.ts. */
+  version(req: MockRequest): MockResponse {
+    return versionResponse(req, this.options.capabilities ?? [], this.options.release ?? "v1.6.0");
   }
 
   // ---- Cluster mode (cluster.ts): replicated records, node-local sessions ----
