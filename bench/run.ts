@@ -2,6 +2,7 @@
 // applies; prints the table and writes bench/results.md with the command and the machine.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { clusterBenchmark } from "./cluster";
 import { crudBenchmark, crudReading } from "./crud";
 import { floorBenchmark, floorReading } from "./floor";
 import { harnessBenchmarks } from "./harness";
@@ -34,7 +35,9 @@ import { stormBenchmarks, stormReading, stormSeeds } from "./storm";
 // launcher: sizes, start-up to a served GetSchema (BINARY_START_ROUNDS, default 10), and the cost per
 // service of BINARY_SIZE (default 50) Edge services on the mock (BINARY_ROUNDS, default 3): results-binary.md.
 // `npm run bench -- profile` profiles the dynamic-provider host under the real CLI (PROFILE_SIZE,
-// PROFILE_DIR) and prints where its time goes; it writes nothing.
+// PROFILE_DIR) and prints where its time goes; it writes nothing. `npm run bench -- cluster` (only when
+// named): leader loss during up of CLUSTER_SIZE objects (default 200) on a real 3-node HA cluster,
+// CLUSTER_RUNS times (default 2), each beside a baseline up (results-cluster.md at full size).
 const only = process.argv.slice(2);
 const MARK = "<!-- harness scaling: `npm run bench -- scaling` rewrites from here -->";
 
@@ -136,7 +139,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * The sections run only when named (floor, settings, plugin): each prints its Markdown and writes it
+ * The sections run only when named (floor, settings, plugin, binary, cluster): each prints its Markdown and writes it
  * to bench/results-<name>.md only when run at its full size and rounds, so a quick look at small
  * sizes never replaces a full run's figures.
  */
@@ -169,6 +172,11 @@ const NAMED: Record<
         rounds: Number(env.BINARY_ROUNDS),
         startRounds: Number(env.BINARY_START_ROUNDS),
       }),
+  },
+  cluster: {
+    title: "Leader loss during up on a real 3-node OpenZiti HA cluster",
+    env: { CLUSTER_SIZE: "200", CLUSTER_RUNS: "2" },
+    body: (env) => clusterBenchmark({ size: Number(env.CLUSTER_SIZE), runs: Number(env.CLUSTER_RUNS) }),
   },
   plugin: {
     title: "The provider plugin beside the dynamic provider",
