@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { type CertificateAuthority, createRootCa } from "../../mock/pki";
 import { EdgeClient } from "../support/edgeClient";
 import { type DetachedPeer, freePort, spawnDetached } from "./controller";
 import { type ControllerRelease, controllerPeer, defaultRelease, peerPath } from "./index";
@@ -45,6 +46,11 @@ export interface RealCluster {
   username: string;
   password: string;
   release: ControllerRelease;
+  /**
+   * The CA the nodes trust for their own outgoing HTTPS (SSL_CERT_FILE: Go's default client, e.g. an
+   * external JWT signer's JWKS fetch): a JWKS server on loopback serves a certificate of it.
+   */
+  outboundCa: CertificateAuthority;
   /** How long startCluster took (ms), for the reports. */
   startupMs: number;
   node(name: string): ClusterNode;
@@ -110,6 +116,10 @@ export async function startCluster(
       ...keySize,
     );
     const caPem = fs.readFileSync(path.join(pki, "root", "certs", "root.cert"), "utf8");
+    // Made at start (native RSA, well under a second) because Go reads SSL_CERT_FILE once per process.
+    const outboundCa = createRootCa("Frontdoor Test Cluster outbound CA");
+    const outboundRoots = path.join(home, "outbound-roots.pem");
+    fs.writeFileSync(outboundRoots, outboundCa.certificatePem);
     const nodes: ClusterNode[] = [];
     const configs = new Map<string, string>();
     for (const name of names) {
@@ -203,7 +213,7 @@ export async function startCluster(
       const dir = path.join(home, name);
       const peer = spawnDetached(ziti, ["controller", "run", configs.get(name) as string], {
         cwd: dir,
-        env: { ...process.env, ZITI_HOME: dir },
+        env: { ...process.env, ZITI_HOME: dir, SSL_CERT_FILE: outboundRoots },
       });
       peers.set(name, peer);
       // Up when its edge API answers /version over TLS verified by the root CA.
@@ -298,6 +308,7 @@ export async function startCluster(
       username,
       password,
       release,
+      outboundCa,
       startupMs: Date.now() - started,
       node,
       leader,

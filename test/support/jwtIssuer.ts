@@ -8,7 +8,7 @@
 import { createSign, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
-import { createRootCa, issueServerCertificate } from "../../mock/pki";
+import { type CertificateAuthority, createRootCa, issueServerCertificate } from "../../mock/pki";
 
 export interface JwtIssuer {
   /** The issuer (`iss`) and base URL of the discovery document. */
@@ -34,8 +34,9 @@ export interface JwtIssuer {
   close(): Promise<void>;
 }
 
-export async function startJwtIssuer(): Promise<JwtIssuer> {
-  const ca = createRootCa("JWT issuer test CA");
+/** `ca`: the CA of the server's certificate (default: a new one), e.g. one a controller cluster trusts already. */
+export async function startJwtIssuer(options: { ca?: CertificateAuthority } = {}): Promise<JwtIssuer> {
+  const ca = options.ca ?? createRootCa("JWT issuer test CA");
   const tls = issueServerCertificate(ca, ["127.0.0.1", "localhost"]);
   const published = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const foreign = generateKeyPairSync("rsa", { modulusLength: 2048 });
