@@ -12,7 +12,6 @@ import * as path from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { type MockServer, startMockServer } from "../mock/server";
 import { EdgeClient } from "../provider/http/edge";
-import type { Props } from "../provider/resource";
 import { cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { REPO_ROOT as ROOT, requirePeers } from "./peers/index";
@@ -20,6 +19,7 @@ import { EdgeClient as RawEdgeClient } from "./support/edgeClient";
 import { configureFor, createChecked, engine, mockConfig } from "./support/engine";
 import { useTempDir } from "./support/fixtures";
 import { type JwtIssuer, startJwtIssuer } from "./support/jwtIssuer";
+import { declareKeylessAccess } from "./support/keylessAccess";
 import { secret, servePlugin, struct, URN } from "./support/plugin";
 
 const AUDIENCE = "ziti-pipelines";
@@ -84,36 +84,11 @@ for (const { name, start, hosts } of targets) {
       target = await start(issuer, dir.path, this);
       // The controller side, declared through the provider as an admin would (password login).
       await configureFor(target.adminConfig);
-      const signer = await createChecked("ExternalJwtSigner", {
-        name: "ci-issuer",
-        issuer: issuer.url,
+      await declareKeylessAccess(issuer, {
+        prefix: "",
         audience: AUDIENCE,
-        jwksEndpoint: issuer.jwksUrl,
-        // Where clients (and the provider's refusal messages) find the issuer's discovery document.
-        externalAuthUrl: issuer.url,
-        claimsProperty: "sub",
-        useExternalId: true,
+        identities: { "pipeline-main": SUBJECT, "pipeline-prod": OTHER_SUBJECT },
       });
-      const policy = await createChecked("AuthPolicy", {
-        name: "pipelines-only-jwt",
-        primary: {
-          updb: { allowed: false },
-          cert: { allowed: false },
-          extJwt: { allowed: true, allowedSigners: [signer.id] },
-        },
-      });
-      for (const [identity, externalId] of [
-        ["pipeline-main", SUBJECT],
-        ["pipeline-prod", OTHER_SUBJECT],
-      ]) {
-        await createChecked("Identity", {
-          name: identity,
-          type: "User",
-          isAdmin: true,
-          authPolicyId: policy.id,
-          externalId,
-        } as Props);
-      }
     });
 
     after(async () => {

@@ -11,9 +11,10 @@ import * as path from "node:path";
 import { EdgeClient } from "../provider/http/edge";
 import { debugging, restoreDebug } from "../provider/log";
 import type { Props } from "../provider/resource";
-import { configureFor, createChecked, engine } from "./support/engine";
+import { configureFor, engine } from "./support/engine";
 import { useCluster, useTempDir } from "./support/fixtures";
 import { type JwtIssuer, startJwtIssuer } from "./support/jwtIssuer";
+import { declareKeylessAccess } from "./support/keylessAccess";
 
 const AUDIENCE = "ziti-cluster-pipelines";
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
@@ -42,33 +43,13 @@ describe("keyless login (ext-jwt) on the real HA cluster (3 nodes)", function ()
     };
     // The controller side, declared through the provider by an admin (password login).
     await configureFor(adminConfig);
-    const signer = await createChecked("ExternalJwtSigner", {
-      name: "cluster-ci-issuer",
-      issuer: issuer.url,
-      audience: AUDIENCE,
-      jwksEndpoint: issuer.jwksUrl,
-      externalAuthUrl: issuer.url,
-      claimsProperty: "sub",
-      useExternalId: true,
-    });
-    made.push({ kind: "ExternalJwtSigner", ...signer });
-    const policy = await createChecked("AuthPolicy", {
-      name: "cluster-pipelines-only-jwt",
-      primary: {
-        updb: { allowed: false },
-        cert: { allowed: false },
-        extJwt: { allowed: true, allowedSigners: [signer.id] },
-      },
-    });
-    made.push({ kind: "AuthPolicy", ...policy });
-    const identity = await createChecked("Identity", {
-      name: "cluster-pipeline",
-      type: "User",
-      isAdmin: true,
-      authPolicyId: policy.id,
-      externalId: SUBJECT,
-    } as Props);
-    made.push({ kind: "Identity", ...identity });
+    made.push(
+      ...(await declareKeylessAccess(issuer, {
+        prefix: "cluster-",
+        audience: AUDIENCE,
+        identities: { "cluster-pipeline": SUBJECT },
+      })),
+    );
   });
 
   after(async function () {
