@@ -12,7 +12,13 @@ import type { EdgeCollectionName, EdgeRecord, ReplicatedEdgeState } from "./edge
 import { fingerprint, parseCertificatePem } from "./edge/pki";
 import type { ApiSession } from "./edge/state";
 import { createRootCa } from "./pki";
-import { type MockServer, type RequestInterceptor, startMockServer } from "./server";
+import {
+  controlError,
+  controlJson,
+  type MockServer,
+  type RequestInterceptor,
+  startMockServer,
+} from "./server";
 import type { MockRequest, MockResponse } from "./types";
 
 /** A follower's replication lag: milliseconds, or "hold" (applies nothing until `catchUp`). */
@@ -532,7 +538,7 @@ class Cluster implements MockCluster {
 
   private async controlRoute(req: MockRequest, askedIndex: number): Promise<MockResponse | undefined> {
     const rest = req.path.slice("/__mock/cluster".length);
-    const body = () => json(req);
+    const body = () => controlJson(req);
     if (rest === "" || rest === "/") {
       if (req.method === "GET") return { status: 200, body: this.describe() };
       return undefined;
@@ -626,15 +632,3 @@ function clusterError(status: number, code: string, message: string, cause?: str
 }
 
 const unhandled = (cause: string) => clusterError(500, "UNHANDLED", "An unhandled error occurred", cause);
-
-function controlError(status: number, message: string): MockResponse {
-  return { status, body: { error: message } };
-}
-
-function json(req: MockRequest): Record<string, any> {
-  const text = req.body.toString("utf8");
-  const value = text ? JSON.parse(text) : {};
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new Error("body must be a JSON object");
-  return value;
-}

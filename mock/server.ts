@@ -453,7 +453,8 @@ function redactBody(text: string, contentType: string | undefined): string {
 
 // ---- /__mock/ control interface ----
 
-const controlError = (status: number, message: string): MockResponse => ({
+/** A control route's error answer (also the cluster's control routes: cluster.ts). */
+export const controlError = (status: number, message: string): MockResponse => ({
   status,
   body: { error: message },
 });
@@ -473,7 +474,8 @@ function controlRefusal(req: MockRequest, token: string): MockResponse | undefin
   return undefined;
 }
 
-function controlJson(req: MockRequest): Record<string, any> {
+/** A control write's JSON object body (also the cluster's control routes: cluster.ts). */
+export function controlJson(req: MockRequest): Record<string, any> {
   const text = req.body.toString("utf8");
   const value = text ? JSON.parse(text) : {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
