@@ -89,6 +89,13 @@ for (const { name, start, hosts } of targets) {
         audience: AUDIENCE,
         identities: { "pipeline-main": SUBJECT, "pipeline-prod": OTHER_SUBJECT },
       });
+      // A real controller takes a new signer into account a moment after answering its create (it
+      // loads the signer and fetches its JWKS on its own): under load, a login at once can still be
+      // refused. Wait until a valid token is accepted before the tests assert what it answers.
+      for (const deadline = Date.now() + 30_000; ; ) {
+        if ((await rawLogin(token())).status === 200 || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     });
 
     after(async () => {
