@@ -7,6 +7,8 @@
 // into Go that means something else. test/docs-languages.test.ts compiles every generated program in one
 // Go module against the generated SDK and checks gofmt's layout.
 
+import { goString } from "./tools/codeText";
+
 type Spec = Record<string, any>;
 
 /** A Pulumi YAML program, as parsed (the parts the examples use). */
@@ -52,13 +54,19 @@ const GO_KEYWORDS = new Set(
 
 /** A Go variable name for a YAML name (`app-dial` is `appDial`). */
 function goVariable(name: string): string {
-  const camel = name.replace(/[-_.]+(\w)/g, (_m, c: string) => c.toUpperCase());
-  const safe = camel.replace(/^[^A-Za-z]/, "v");
+  // Only ASCII letters and digits: any other character (a space, a quote) would not be Go.
+  const camel = name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w))
+    .join("");
+  const safe = /^[A-Za-z]/.test(camel) ? camel : `v${camel}`;
   return GO_KEYWORDS.has(safe) ? `${safe}Value` : safe;
 }
 
 const tokenName = (token: string) => token.split(":").pop()!;
-const quote = (s: string) => JSON.stringify(s);
+/** A Go string literal (strconv.Quote's form: JSON's is not always Go, e.g. a BOM or a lone surrogate). */
+const quote = goString;
 
 /** A Go expression and whether it is an Output (else a plain Go value). */
 interface Expr {

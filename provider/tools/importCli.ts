@@ -11,12 +11,21 @@
 // provider in a Terraform/OpenTofu state (see terraform.ts): the import file for the plugin, or without
 // --import-file the TypeScript program (dynamic provider) that adopts them; what could not be mapped is
 // listed on stderr, with the reason. No API is called.
-import { readFileSync, writeFileSync } from "node:fs";
+// Everything printed from the data (ids, addresses, URNs, reasons) goes through codeText.ts: shell
+// lines are single-quoted words, other lines show control characters as escapes.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { context } from "../engine";
-import { idsInState, importFile, importSnippets, type SnippetOptions } from "./importSnippets";
+import { printable, shellWord } from "./codeText";
+import { idsInState, importFile, importProgram, type Program, type SnippetOptions } from "./importSnippets";
 import { migrationFromState } from "./migrate";
-import { describe, migrationFromTerraform, terraformImportFile, terraformProgram } from "./terraform";
+import { MAX_FILE_BYTES } from "./stateInput";
+import {
+  describe,
+  migrationFromTerraform,
+  terraformImportFile,
+  terraformProgramWithSecrets,
+} from "./terraform";
 
 const USAGE =
   "use --frontdoor-id ID, --kind KIND, --name PATTERN, --exclude-state FILE, --import-file FILE, --from-state FILE, --from-terraform FILE";
@@ -67,6 +76,8 @@ function parse(argv: string[]): CliOptions {
 
 function readJson(file: string, flag: string): unknown {
   try {
+    const size = statSync(file).size;
+    if (size > MAX_FILE_BYTES) throw new Error(`${size} bytes, more than the ${MAX_FILE_BYTES} this reads`);
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
     throw new Error(`${flag} ${file}: ${(err as Error).message}`);
@@ -78,11 +89,38 @@ function packageVersion(): string {
   return JSON.parse(readFileSync(path.join(__dirname, "..", "..", "..", "package.json"), "utf8")).version;
 }
 
+/** A line for the terminal: control characters (ANSI escapes, CR) shown as escapes, never sent raw. */
+function say(line: string): void {
+  process.stderr.write(`${printable(line)}\n`);
+}
+
+/** A command line for the user to run, its words single-quoted: exactly these arguments reach the command. */
+function command(indent: string, words: string, ...args: string[]): void {
+  try {
+    process.stderr.write(`${indent}${words} ${args.map(shellWord).join(" ")}\n`);
+  } catch (err) {
+    say(`${indent}(not printed: ${(err as Error).message})`);
+  }
+}
+
+/** The program on stdout, and on stderr the secret config keys it reads, each to set before `up`. */
+function printProgram(printed: Program): void {
+  process.stdout.write(printed.text);
+  if (!printed.secrets.length) return;
+  say(
+    "set the secret config keys the program reads (a JSON value for those marked JSON) before `pulumi up`:",
+  );
+  for (const { key, json } of printed.secrets) {
+    command("  ", "pulumi config set --secret", key);
+    if (json) say("    (JSON: the value as JSON text; the program reads it with requireSecretObject)");
+  }
+}
+
 function fromTerraform(options: CliOptions & { fromTerraform: string }): void {
   const migration = migrationFromTerraform(readJson(options.fromTerraform, "--from-terraform"));
-  for (const entry of migration.notMapped) process.stderr.write(`${describe(entry)}\n`);
+  for (const entry of migration.notMapped) say(describe(entry));
   if (!options.importFile) {
-    process.stdout.write(terraformProgram(migration));
+    printProgram(terraformProgramWithSecrets(migration));
     return;
   }
   const file = terraformImportFile(migration, packageVersion());
@@ -91,7 +129,7 @@ function fromTerraform(options: CliOptions & { fromTerraform: string }): void {
     `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile} --out <index.ts|main.go|program.yaml>\`, ` +
       "then remove them from the Terraform state (docs/guides/from-terraform.md):\n",
   );
-  for (const o of migration.objects) process.stderr.write(`  terraform state rm '${o.address}'\n`);
+  for (const o of migration.objects) command("  ", "terraform state rm", o.address);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -101,31 +139,30 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (!options.importFile) {
-    process.stdout.write(await importSnippets(context(), options));
+    printProgram(await importProgram(context(), options));
     return;
   }
   const version = packageVersion();
   if (options.fromState) {
     const migration = migrationFromState(readJson(options.fromState, "--from-state"), version);
     writeFileSync(options.importFile, `${JSON.stringify(migration.file, null, 2)}\n`);
-    for (const { urn, reason } of migration.skipped)
-      process.stderr.write(`${urn}: not in the file: ${reason}\n`);
+    for (const { urn, reason } of migration.skipped) say(`${urn}: not in the file: ${reason}`);
     process.stderr.write(
       `${options.importFile}: ${migration.file.resources.length} objects; run \`pulumi import --file ${options.importFile}\`, ` +
         "then forget the dynamic resources (state delete, dependents first):\n",
     );
-    for (const urn of migration.dynamicUrns) process.stderr.write(`  pulumi state delete --yes '${urn}'\n`);
+    for (const urn of migration.dynamicUrns) command("  ", "pulumi state delete --yes", urn);
     return;
   }
   const { file, unlisted } = await importFile(context(), options, version);
   writeFileSync(options.importFile, `${JSON.stringify(file, null, 2)}\n`);
-  for (const { kind, reason } of unlisted) process.stderr.write(`${kind}: not listed. ${reason}\n`);
+  for (const { kind, reason } of unlisted) say(`${kind}: not listed. ${reason}`);
   process.stderr.write(
     `${options.importFile}: ${file.resources.length} objects; run \`pulumi import --file ${options.importFile}\`\n`,
   );
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {
-  process.stderr.write(`pulumi-frontdoor-import: ${err.message}\n`);
+  process.stderr.write(`pulumi-frontdoor-import: ${printable(err.message)}\n`);
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import type { Props } from "../resource";
 import { resourceDefinitions } from "../resources/all";
 import { importIdOf } from "../resources/common";
 import type { ImportFile } from "./importSnippets";
+import { checkJsonData, field, isObject, refuse, step } from "./stateInput";
 
 const DYNAMIC_TYPE = /^pulumi-nodejs:dynamic\/frontdoor:(\w+)$/;
 
@@ -24,8 +25,9 @@ export interface Migration {
 
 export function migrationFromState(document: unknown, version?: string): Migration {
   const doc = document as { deployment?: { resources?: unknown[] } };
-  const resources = doc?.deployment?.resources;
+  const resources = isObject(doc) && isObject(doc.deployment) ? doc.deployment.resources : undefined;
   if (!Array.isArray(resources)) throw new Error("not a stack state: expected `pulumi stack export` output");
+  checkState(resources);
   const migration: Migration = { file: { resources: [] }, dynamicUrns: [], skipped: [] };
   const providers: string[] = [];
   for (const r of resources as { urn: string; type: string; id?: string; outputs?: Props }[]) {
@@ -33,6 +35,7 @@ export function migrationFromState(document: unknown, version?: string): Migrati
     const kind = DYNAMIC_TYPE.exec(r.type ?? "")?.[1];
     if (!kind) continue;
     const def = resourceDefinitions.find((d) => d.kind === kind);
+    if (!r.urn.includes("::")) refuse(r.urn, "not a URN (`urn:pulumi:<stack>::<project>::<type>::<name>`)");
     if (!def || typeof r.id !== "string" || !r.id) {
       migration.skipped.push({ urn: r.urn, reason: `no ${kind} with an id` });
       continue;
@@ -54,4 +57,17 @@ export function migrationFromState(document: unknown, version?: string): Migrati
   }
   migration.dynamicUrns.push(...providers);
   return migration;
+}
+
+/** Refuses resources of a shape `pulumi stack export` never writes, naming the place; deep values too. */
+function checkState(resources: unknown[]): void {
+  checkJsonData(resources, "deployment.resources");
+  for (let i = 0; i < resources.length; i++) {
+    const r = resources[i];
+    const at = step("deployment.resources", i);
+    if (!isObject(r)) refuse(at, `expected an object, found ${r === null ? "null" : typeof r}`);
+    field(r, "urn", at, "string", false);
+    field(r, "type", at, "string", false);
+    field(r, "outputs", at, "object");
+  }
 }

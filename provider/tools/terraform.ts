@@ -12,10 +12,18 @@
 // docs/resources/<type>.md, e.g. docs/resources/identity.md for `ziti_identity`); see
 // docs/guides/from-terraform.md for the table. Every mapped object is checked against its kind's input
 // schema, so an attribute this table does not know (a newer provider's) is reported, never dropped silently.
+// The state is input this does not control: its shape is checked first (stateInput.ts), every name
+// from it is looked up as an own property only, keys inside map-typed values (tags, app_data,
+// service_hosting_costs) are kept byte for byte, and values Terraform marks sensitive
+// (`sensitive_attributes`) become secret config reads of the program, never literals.
+import { forbiddenKeyFailures } from "../forbiddenKeys";
 import { PACKAGE } from "../packageName";
 import type { Props } from "../resource";
 import { resourceDefinitions } from "../resources/all";
-import { type Found, type ImportFile, programText, uniqueName } from "./importSnippets";
+import { deref, type JsonSchema, jsonSchema, variants } from "../shape";
+import { hclString, own, ResourceNames, setOwn } from "./codeText";
+import { type Found, type ImportFile, type Program, program } from "./importSnippets";
+import { checkJsonData, field, isObject, refuse, step } from "./stateInput";
 
 /** How one Terraform resource type becomes objects of one kind. */
 interface TypeMapping {
@@ -110,17 +118,72 @@ export const RENAMED: Record<string, string> = {
 const COMPUTED = new Set(["id", "last_updated", "enrollment_token"]);
 
 const camel = (name: string) =>
-  RENAMED[name] ?? name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  own(RENAMED, name) ?? name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-/** A Terraform value in this provider's form: keys renamed at every depth, nulls (unset) left out. */
-function converted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(converted);
-  if (value && typeof value === "object") {
-    const out: Props = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[camel(k)] = converted(v);
-    return out;
+/** Where in the kind's input schema a value is: the properties of an object, the values of a map. */
+interface SchemaView {
+  properties?: Record<string, JsonSchema>;
+  /** A map's value schema (its keys are data, kept as they are). */
+  mapValues?: JsonSchema;
+  items?: JsonSchema;
+}
+
+function view(node: JsonSchema | undefined, root: JsonSchema): SchemaView | undefined {
+  if (!node) return undefined;
+  const found: SchemaView = {};
+  for (const v of variants(deref(node, root)).map((n) => deref(n, root))) {
+    if (v.properties) found.properties = { ...found.properties, ...v.properties };
+    else if (typeof v.additionalProperties === "object") found.mapValues = v.additionalProperties;
+    if (v.items) found.items = v.items;
   }
-  return value;
+  return found;
+}
+
+/** The paths of `sensitive_attributes`, as a tree of attribute names and map keys. */
+interface Sensitive {
+  /** The whole value here is sensitive. */
+  all: boolean;
+  children: Map<string, Sensitive>;
+}
+
+const sensitiveNode = (): Sensitive => ({ all: false, children: new Map() });
+
+/**
+ * A Terraform value in this provider's form, following the kind's schema (`schema`; none: a config's
+ * data, where every key is a property name): an object's attribute names renamed (the RENAMED table,
+ * else camelCase), a map's keys kept as they are, nulls (unset) left out of objects. The input paths of
+ * sensitive values are added to `secrets`. Bounded recursion: checkJsonData limited the depth.
+ */
+function converted(
+  value: unknown,
+  schema: SchemaView | undefined,
+  root: JsonSchema,
+  sensitive: Sensitive | undefined,
+  path: string[],
+  secrets: string[][],
+  known: boolean,
+): unknown {
+  if (sensitive?.all) {
+    secrets.push(path);
+    sensitive = undefined;
+  }
+  if (Array.isArray(value))
+    return value.map((v) => converted(v, view(schema?.items, root), root, undefined, path, secrets, known));
+  if (!isObject(value)) return value;
+  const out: Props = {};
+  const map = known && schema?.mapValues !== undefined && !schema.properties;
+  for (const k of Object.keys(value)) {
+    const v = value[k];
+    if (v === null && !map) continue;
+    const key = map ? k : camel(k);
+    const child = map ? schema?.mapValues : schema?.properties && own(schema.properties, key);
+    setOwn(
+      out,
+      key,
+      converted(v, view(child, root), root, sensitive?.children.get(k), [...path, key], secrets, known),
+    );
+  }
+  return out;
 }
 
 export interface MappedObject {
@@ -132,6 +195,8 @@ export interface MappedObject {
   name: string;
   /** The attributes as this kind's inputs (those with no counterpart left out, see notMapped). */
   inputs: Props;
+  /** Input paths of the values Terraform marks sensitive (`sensitive_attributes`). */
+  secrets: string[][];
 }
 
 export interface NotMapped {
@@ -152,22 +217,89 @@ interface StateResource {
   type?: string;
   name?: string;
   provider?: string;
-  instances?: { index_key?: string | number; attributes?: Props; status?: string; deposed?: string }[];
+  instances?: {
+    index_key?: string | number;
+    attributes?: Props;
+    status?: string;
+    deposed?: string;
+    sensitive_attributes?: unknown[];
+  }[];
 }
 
 /** The provider address of `netfoundry/ziti` from any registry host (Terraform's, OpenTofu's, a mirror). */
 const ZITI_PROVIDER = /^provider\["([^"]+\/)?netfoundry\/ziti"\](\..+)?$/;
 
+/**
+ * Refuses a state whose resources do not have the shape of format 4 (the types of the fields read
+ * here), naming the place; and any value nested deeper than MAX_DEPTH. One pass, no recursion.
+ */
+function checkState(doc: Record<string, unknown>): void {
+  checkJsonData(doc, "");
+  const resources = doc.resources as unknown[];
+  for (let i = 0; i < resources.length; i++) {
+    const r = resources[i];
+    const at = step("resources", i);
+    if (!isObject(r)) refuse(at, `expected an object, found ${r === null ? "null" : typeof r}`);
+    for (const key of ["module", "mode", "type", "name", "provider"]) field(r, key, at, "string");
+    field(r, "instances", at, "array");
+    const instances = (r.instances ?? []) as unknown[];
+    for (let j = 0; j < instances.length; j++) {
+      const instance = instances[j];
+      const where = step(step(at, "instances"), j);
+      if (!isObject(instance))
+        refuse(where, `expected an object, found ${instance === null ? "null" : typeof instance}`);
+      field(instance, "index_key", where, "string|number");
+      field(instance, "attributes", where, "object");
+      field(instance, "status", where, "string");
+      field(instance, "deposed", where, "string");
+      field(instance, "sensitive_attributes", where, "array");
+    }
+  }
+}
+
+/**
+ * The sensitive paths of an instance (format 4: `[[{"type": "get_attr", "value": "app_data"},
+ * {"type": "index", "value": {"value": "key", "type": "string"}}], ...]`) as a tree. A step this does
+ * not follow (a list index) makes everything from there on sensitive: more secret, never less.
+ */
+function sensitivePaths(paths: unknown[] | undefined, at: string): Sensitive {
+  const tree = sensitiveNode();
+  for (let i = 0; i < (paths ?? []).length; i++) {
+    const steps = paths![i];
+    const where = step(at, i);
+    if (!Array.isArray(steps) || steps.length === 0)
+      refuse(where, "expected a path (a non-empty array of steps)");
+    let node = tree;
+    for (const s of steps) {
+      const key =
+        isObject(s) && s.type === "get_attr"
+          ? s.value
+          : isObject(s) && s.type === "index" && isObject(s.value)
+            ? s.value.value
+            : undefined;
+      if (typeof key !== "string") break;
+      if (!node.children.has(key)) node.children.set(key, sensitiveNode());
+      node = node.children.get(key)!;
+    }
+    if (node === tree) refuse(where, "a path that names no attribute");
+    node.all = true;
+  }
+  return tree;
+}
+
 export function migrationFromTerraform(document: unknown): TerraformMigration {
   const doc = document as { version?: unknown; resources?: unknown };
-  if (doc?.version !== 4 || !Array.isArray(doc.resources))
+  if (!isObject(doc) || doc.version !== 4 || !Array.isArray(doc.resources))
     throw new Error(
-      `not a Terraform state of format version 4 (found version ${JSON.stringify(doc?.version)}): ` +
+      `not a Terraform state of format version 4 (found version ${JSON.stringify(isObject(doc) ? doc.version : undefined)}): ` +
         "expected terraform.tfstate as Terraform >= 0.12 or OpenTofu write it (`terraform state pull`)",
     );
+  checkState(doc);
   const migration: TerraformMigration = { objects: [], notMapped: [] };
   const found: (Omit<MappedObject, "name"> & { nameBase: string; type: string })[] = [];
-  for (const r of doc.resources as StateResource[]) {
+  const resources = doc.resources as StateResource[];
+  for (let ri = 0; ri < resources.length; ri++) {
+    const r = resources[ri];
     const base = [r.module, r.mode === "data" ? "data" : undefined, r.type, r.name].filter(Boolean).join(".");
     const instances = r.instances ?? [];
     const skip = (reason: string) => {
@@ -182,12 +314,13 @@ export function migrationFromTerraform(document: unknown): TerraformMigration {
       skip(`a resource of ${r.provider ?? "an unnamed provider"}, not of netfoundry/ziti`);
       continue;
     }
-    const mapping = TERRAFORM_TYPES[r.type ?? ""];
+    const mapping = own(TERRAFORM_TYPES, r.type ?? "");
     if (!mapping) {
       skip(`${r.type} is not a resource type of netfoundry/ziti that this importer knows`);
       continue;
     }
-    for (const instance of instances) {
+    for (let ii = 0; ii < instances.length; ii++) {
+      const instance = instances[ii];
       const at = address(base, instance);
       if (instance.deposed) {
         migration.notMapped.push({
@@ -208,7 +341,9 @@ export function migrationFromTerraform(document: unknown): TerraformMigration {
         migration.notMapped.push({ address: at, reason: "no id in the state" });
         continue;
       }
-      const { inputs, notMapped } = mapAttributes(mapping, attributes, at);
+      const where = step(step(step("resources", ri), "instances"), ii);
+      const sensitive = sensitivePaths(instance.sensitive_attributes, step(where, "sensitive_attributes"));
+      const { inputs, notMapped, secrets } = mapAttributes(mapping, attributes, at, sensitive);
       migration.notMapped.push(...notMapped);
       const nameBase = [
         r.module?.replace(/^module\./, "").replace(/\.module\./g, "-"),
@@ -222,6 +357,7 @@ export function migrationFromTerraform(document: unknown): TerraformMigration {
         kind: mapping.kind,
         id: attributes.id,
         inputs,
+        secrets,
         nameBase,
         type: String(r.type),
       });
@@ -229,49 +365,75 @@ export function migrationFromTerraform(document: unknown): TerraformMigration {
   }
   // Terraform's names are unique per type only: a name that several types share gets its type too
   // (`service-web`, `intercept-v1-config-web`), so that the program still reads like the configuration.
-  const names = new Set<string>();
-  const count = (base: string) => found.filter((f) => f.nameBase === base).length;
+  const names = new ResourceNames();
+  const count = new Map<string, number>();
+  for (const f of found) count.set(f.nameBase, (count.get(f.nameBase) ?? 0) + 1);
   for (const { nameBase, type, ...object } of found) {
-    const name = count(nameBase) > 1 ? `${type.replace(/^ziti_/, "")}-${nameBase}` : nameBase;
-    migration.objects.push({ ...object, name: uniqueName(name, names) });
+    const name = count.get(nameBase)! > 1 ? `${type.replace(/^ziti_/, "")}-${nameBase}` : nameBase;
+    migration.objects.push({ ...object, name: names.of(name) });
   }
   return migration;
 }
 
+/** Terraform's address of an instance: a string key in HCL's quoted form, as Terraform prints it. */
 function address(base: string, instance: { index_key?: string | number; deposed?: string }): string {
   const key = instance.index_key;
-  const indexed = key === undefined ? base : `${base}[${JSON.stringify(key)}]`;
+  const indexed = key === undefined ? base : `${base}[${typeof key === "string" ? hclString(key) : key}]`;
   return instance.deposed ? `${indexed} (deposed ${instance.deposed})` : indexed;
 }
 
-/** One object's attributes as its kind's inputs, and the attributes that have no counterpart. */
+/**
+ * One object's attributes as its kind's inputs, the attributes that have no counterpart, and the input
+ * paths of the sensitive ones.
+ */
 export function mapAttributes(
   mapping: TypeMapping,
   attributes: Props,
   at: string,
-): { inputs: Props; notMapped: NotMapped[] } {
+  sensitive: Sensitive = sensitiveNode(),
+): { inputs: Props; notMapped: NotMapped[]; secrets: string[][] } {
   const inputs: Props = { ...mapping.fixed };
   const data: Props = {};
   const origin = new Map<string, string>(); // input key -> attribute, to name the attribute in reports
-  for (const [attribute, value] of Object.entries(attributes)) {
+  const def = resourceDefinitions.find((d) => d.kind === mapping.kind)!;
+  const root = jsonSchema(def.inputs);
+  const top = view(root, root)!;
+  const secrets: string[][] = [];
+  for (const attribute of Object.keys(attributes)) {
+    const value = attributes[attribute];
     if (COMPUTED.has(attribute) || value === null) continue;
-    const special = mapping.special?.[attribute];
-    const entries = special
+    const special = mapping.special && own(mapping.special, attribute);
+    const marked = sensitive.children.get(attribute);
+    const key = camel(attribute);
+    const inData = Boolean(mapping.configType) && !["name", "tags", "configTypeId"].includes(key);
+    const entries: [string, unknown][] = special
       ? Object.entries(special(value))
-      : [[camel(attribute), converted(value)] as [string, unknown]];
-    for (const [key, v] of entries) {
-      origin.set(key, attribute);
-      if (mapping.configType && !["name", "tags", "configTypeId"].includes(key)) data[key] = v;
-      else inputs[key] = v;
+      : [
+          [
+            key,
+            converted(
+              value,
+              inData ? undefined : view(own(top.properties ?? {}, key), root),
+              root,
+              marked,
+              inData ? ["data", key] : [key],
+              secrets,
+              !inData,
+            ),
+          ],
+        ];
+    for (const [k, v] of entries) {
+      origin.set(k, attribute);
+      if (special && marked) secrets.push([k]);
+      setOwn(inData ? data : inputs, k, v);
     }
   }
   if (mapping.configType) {
     inputs.configTypeName = mapping.configType;
     inputs.data = data;
   }
-  const def = resourceDefinitions.find((d) => d.kind === mapping.kind)!;
-  const parsed = def.inputs.safeParse(inputs);
   const notMapped: NotMapped[] = [];
+  const parsed = def.inputs.safeParse(inputs);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === "unrecognized_keys" && issue.path.length === 0) {
@@ -293,7 +455,15 @@ export function mapAttributes(
       }
     }
   }
-  return { inputs, notMapped };
+  // Keys that reach a prototype: zod's records drop `__proto__` silently, the provider refuses both.
+  for (const failure of forbiddenKeyFailures(inputs))
+    notMapped.push({
+      address: at,
+      attribute: origin.get(failure.property.split(".")[0]) ?? failure.property,
+      reason: `${mapping.kind}.${failure.property}: ${failure.reason}; the provider refuses it at check (kept as it is: fix it in the program)`,
+    });
+  // A sensitive attribute left out (no counterpart) has nothing to read.
+  return { inputs, notMapped, secrets: secrets.filter((p) => Object.hasOwn(inputs, p[0])) };
 }
 
 /** Pulumi's import file for the provider plugin: one entry per mapped object, its Terraform name kept. */
@@ -310,13 +480,19 @@ export function terraformImportFile(migration: TerraformMigration, version?: str
 
 /** The TypeScript program (dynamic provider) that declares the mapped objects and imports each. */
 export function terraformProgram(migration: TerraformMigration): string {
+  return terraformProgramWithSecrets(migration).text;
+}
+
+/** The program, and the secret config keys it reads (the values Terraform marks sensitive among them). */
+export function terraformProgramWithSecrets(migration: TerraformMigration): Program {
   const found: Found[] = migration.objects.map((o) => ({
     def: resourceDefinitions.find((d) => d.kind === o.kind)!,
     id: o.id,
     state: o.inputs,
     name: o.name,
+    sensitive: o.secrets,
   }));
-  return programText(found, {}, migration.notMapped.map(describe));
+  return program(found, {}, migration.notMapped.map(describe));
 }
 
 /** One not-mapped entry as a line: `address: reason` or `address attribute: reason`. */
