@@ -64,6 +64,10 @@ function goVariable(name: string): string {
   return GO_KEYWORDS.has(safe) ? `${safe}Value` : safe;
 }
 
+/** `table[key]` when it is the table's own entry (a YAML key `constructor` is no property of Object's). */
+const ownEntry = (table: Spec | undefined, key: string) =>
+  table && Object.hasOwn(table, key) ? table[key] : undefined;
+
 const tokenName = (token: string) => token.split(":").pop()!;
 /** A Go string literal (strconv.Quote's form: JSON's is not always Go, e.g. a BOM or a lone surrogate). */
 const quote = goString;
@@ -90,6 +94,15 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
   };
   const names = new Map<string, Named>();
   const used = new Set<string>();
+  // Go variables, one per YAML name: two names may spell the same variable (`a-b`, `a_b`).
+  const goVariables = new Set<string>();
+  const goVariableOf = (key: string): string => {
+    const base = goVariable(key);
+    let go = base;
+    for (let n = 2; goVariables.has(go); n++) go = `${base}${n}`;
+    goVariables.add(go);
+    return go;
+  };
   const lines: string[] = [];
   let usesConfig = false;
 
@@ -239,7 +252,7 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
   const fields = (values: Record<string, unknown>, spec: Spec, where: string): string =>
     Object.entries(values)
       .map(([key, value]) => {
-        const prop = spec.properties?.[key] ?? spec.inputProperties?.[key];
+        const prop = ownEntry(spec.properties, key) ?? ownEntry(spec.inputProperties, key);
         if (!prop) fail(`${where}: there is no property ${key}`);
         return `${goName(key)}: ${input(value, prop, `${where}.${key}`)},\n`;
       })
@@ -247,7 +260,7 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
 
   for (const [key, decl] of Object.entries(yaml.config ?? {})) {
     usesConfig = true;
-    const go = goVariable(key);
+    const go = goVariableOf(key);
     names.set(key, { kind: "config", go, spec: decl, secret: decl.secret });
     if (decl.secret) lines.push(`${go} := cfg.RequireSecret(${quote(key)})`);
     else if (decl.default !== undefined)
@@ -264,7 +277,7 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
     const invoke = variable["fn::invoke"] ?? fail(`variable ${key} is not an fn::invoke`);
     const fnName = tokenName(invoke.function);
     const fn = schema.functions[`frontdoor:index:${fnName}`] ?? fail(`no function ${invoke.function}`);
-    const go = goVariable(key);
+    const go = goVariableOf(key);
     const goFn = `${goFunctionName(schema, fnName)}Output`;
     // The Output form of the invoke: its arguments may be Outputs (a secret config value, another
     // resource's id) and its result's fields are Outputs, as in the YAML.
@@ -278,7 +291,7 @@ export function goProgram(page: string, yaml: YamlProgram, schema: Spec): string
   for (const [key, resource] of Object.entries(yaml.resources ?? {})) {
     const kind = tokenName(resource.type);
     const spec = schema.resources[`frontdoor:index:${kind}`] ?? fail(`no resource type ${resource.type}`);
-    const go = goVariable(key);
+    const go = goVariableOf(key);
     let call: string;
     if (resource.get) {
       const id = input(resource.get.id, { type: "string" }, `${key}.get.id`);

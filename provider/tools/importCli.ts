@@ -99,7 +99,7 @@ function command(indent: string, words: string, ...args: string[]): void {
   try {
     process.stderr.write(`${indent}${words} ${args.map(shellWord).join(" ")}\n`);
   } catch (err) {
-    say(`${indent}(not printed: ${(err as Error).message})`);
+    say(`${indent}# not printed: ${(err as Error).message}`); // a comment, should the lines be pasted
   }
 }
 
