@@ -29,13 +29,18 @@ export function jsComment(text: string): string {
   return `// ${printable(text)}`;
 }
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * A word for a POSIX shell: single quotes, a quote inside as `'\''`. Everything else (newlines, `$`,
- * backticks) stands for itself between single quotes. NUL cannot be in an argument at all: refused.
+ * backticks) stands for itself between single quotes. NUL and lone surrogates cannot be in an argument:
+ * refused.
  */
 export function shellWord(value: string): string {
   if (value.includes("\0"))
     throw new Error(`${printable(value)}: a NUL character cannot be passed to a command`);
+  if (LONE_SURROGATE.test(value))
+    throw new Error(`${printable(value)}: a lone surrogate is no character and cannot be passed to a command`);
   return `'${value.replace(/'/g, "'\\''")}'`;
 }
 
