@@ -30,6 +30,7 @@ function pieces(sentinel: string): string[] {
     '"',
     "'",
     "`",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, on purpose
     "${globalThis.process.exit(3)}",
     `x" }); require("fs").writeFileSync(${js}, "js"); ({ a: "`,
     `\`); require("fs").writeFileSync(${js}, "tpl"); (\``,
@@ -58,6 +59,7 @@ function pieces(sentinel: string): string[] {
     "legacy--web",
     "4Gz_gkQ",
     "serviceIds",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, on purpose
     "${x}",
     "%{ if 1 }",
     "$HOME",
@@ -183,7 +185,8 @@ export function runPrograms(
   writeModule(work, "pulumi-frontdoor", sdk.js, sdk.types);
   fs.mkdirSync(path.join(work, "src"));
   const names = Object.keys(programs);
-  names.forEach((name, i) => fs.writeFileSync(path.join(work, "src", `p${i}.ts`), programs[name]));
+  for (const [i, name] of names.entries())
+    fs.writeFileSync(path.join(work, "src", `p${i}.ts`), programs[name]);
   fs.writeFileSync(
     path.join(work, "tsconfig.json"),
     JSON.stringify({
@@ -217,6 +220,7 @@ export function runPrograms(
       `const names = ${JSON.stringify(names)};`,
       "names.forEach((name, i) => {",
       `  globalThis.__hostile = { records: [], frontdoorId: ${JSON.stringify(frontdoorId)} };`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the runner's own template
       "  try { require(`./out/p${i}.js`); results[name] = { records: globalThis.__hostile.records }; }",
       "  catch (err) { results[name] = { error: String(err && err.stack) }; }",
       "});",
