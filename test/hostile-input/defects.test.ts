@@ -47,7 +47,13 @@ describe("hostile input: the defects of issue 38, one test each", function () {
       return file;
     };
   });
-  afterEach(() => assert.ok(!fs.existsSync(ws.sentinel), "an injection wrote the sentinel"));
+  beforeEach(() => fs.rmSync(ws.sentinel, { force: true }));
+  /** Each test ends here: an injection that ran wrote the sentinel (removed again, so the next test is its own). */
+  const noInjection = () => {
+    const injected = fs.existsSync(ws.sentinel);
+    fs.rmSync(ws.sentinel, { force: true });
+    assert.ok(!injected, "an injection wrote the sentinel");
+  };
 
   const injection = () => `x" }); require("fs").writeFileSync(${JSON.stringify(ws.sentinel)}, "x"); ({ a: "`;
 
@@ -67,6 +73,7 @@ describe("hostile input: the defects of issue 38, one test each", function () {
         [{ import: id }],
       );
     }
+    noInjection();
   });
 
   it("a CR in a provider address or an attribute name, U+2028 in a for_each key, cannot end a note's comment", () => {
@@ -98,6 +105,7 @@ describe("hostile input: the defects of issue 38, one test each", function () {
     // On stderr too, the notes show the characters as escapes (a terminal never gets a raw CR or ESC).
     for (const raw of ["\r", "\u2028", "\u2029", "\u001b"])
       assert.ok(!printed.stderr.includes(raw), `a raw ${JSON.stringify(raw)} on stderr`);
+    noInjection();
   });
 
   it("the `terraform state rm` lines pass o'brien and x'$(touch ...)' as the one address they are", () => {
@@ -122,6 +130,7 @@ describe("hostile input: the defects of issue 38, one test each", function () {
       ["terraform", "state", "rm", 'ziti_identity.u["a\\nb"]'],
       ["terraform", "state", "rm", 'ziti_identity.u["$HOME"]'],
     ]);
+    noInjection();
   });
 
   it("the `pulumi state delete` lines pass a URN with a quote or a substitution exactly", () => {
@@ -149,6 +158,7 @@ describe("hostile input: the defects of issue 38, one test each", function () {
       calls,
       [...urns].reverse().map((urn) => ["pulumi", "state", "delete", "--yes", urn]),
     );
+    noInjection();
   });
 
   it("a value Terraform marks sensitive is a secret config read of the program, never a literal; the command names the key", () => {
@@ -347,7 +357,7 @@ describe("hostile input: a controller's hostile names and tags, through the list
     const made = await createChecked("AuthPolicy", { name: "plain" });
     const name = `p" }); require("fs").writeFileSync(${JSON.stringify(ws.sentinel)}, "x"); ({ a: "\u2028`;
     // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile text, on purpose
-    const tags = { "a\u2028b": "c\u2029d", "4Gz_gkQ": "`${x}`", "*/": "\r\n" };
+    const tags = { "a\u2028b": "c\u2029d", "4Gz_gkQ": "`${x}`", "*/": "\r\n", ["__proto__"]: "p" };
     mock.edge.patch("auth-policies", made.id, { name, tags });
     const text = await importSnippets(context(), { kinds: ["AuthPolicy"] });
     const run = runPrograms(ws.dir, { listing: text }).listing;
