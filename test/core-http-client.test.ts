@@ -92,7 +92,7 @@ describe("HTTP client: retries, ambiguous POSTs and the requests sent (mock on 1
       assert.equal(err.status, status);
       assert.equal(err.method, "POST");
       assert.equal(err.path, base);
-      assert.match(err.message, new RegExp(`^AuthProvider "${name}": POST ${base} failed \\(`));
+      assert.match(err.message, new RegExp(`^AuthProvider "${name}": POST ${mock.url}${base} failed \\(`));
       assert.deepEqual(sent(), [`POST ${base} ${status}`], "sent once, never again");
       assert.equal(named(name).length, 1, "the server made it");
     });
@@ -189,7 +189,7 @@ describe("HTTP client: retries, ambiguous POSTs and the requests sent (mock on 1
     assert.ok(err.code, "the server's error code");
     assert.match(
       err.message,
-      new RegExp(`^AuthProvider "x": POST ${base} failed \\(HTTP 400 ${err.code}\\): .+`),
+      new RegExp(`^AuthProvider "x": POST ${mock.url}${base} failed \\(HTTP 400 ${err.code}\\): .+`),
     );
     assert.deepEqual(sent(), [`POST ${base} 400`], "a 400 is not retried");
     // A status the caller accepts is an answer, not an error (404 on read means gone).
