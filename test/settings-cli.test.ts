@@ -86,7 +86,6 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
             preview.output,
             /Frontdoor API credentials are missing: set frontdoor:token \(FRONTDOOR_TOKEN/,
           );
-          assert.doesNotMatch(preview.output, /\d+ to create/, "nothing is planned");
           assert.deepEqual(mock.log, [], "no request");
         });
       });
@@ -131,7 +130,8 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
           },
           async (stack) => {
             const preview = await stack.ok(["preview"]);
-            assert.match(preview.output, /\+\s+2 to create|2 to create/);
+            assert.match(preview.output, /\d+ to create/);
+            assert.doesNotMatch(preview.output, /is no setting of this provider|is not set/);
           },
         );
       });
@@ -183,11 +183,12 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
     });
   }
 
-  describe("Edge settings as the OpenZiti Terraform provider has them (dynamic provider)", () => {
+  describe("Edge settings as the OpenZiti Terraform provider has them", () => {
     const edge = () => ({ "frontdoor:caBundle": mock.caPem ?? "", namePrefix: "cli-tf" });
 
-    it("ZITI_API_HOST (with /edge/management/v1), ZITI_API_USERNAME and ZITI_API_PASSWORD: up works", async () => {
-      const stack = await cliStack(path.join(EXAMPLES, "edge-access"), {
+    it("plugin: ZITI_API_HOST (with /edge/management/v1), ZITI_API_USERNAME, ZITI_API_PASSWORD; the preview's lookup logs in", async () => {
+      // yaml-edge looks up the controller's default auth policy (an Invoke), which runs at preview.
+      const stack = await pluginStack(path.join(EXAMPLES, "yaml-edge"), {
         config: edge(),
         env: {
           ...NO_ENV,
@@ -198,31 +199,59 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
       });
       try {
         mock.clearLog();
-        const up = await stack.ok(["up", "--yes"]);
+        const preview = await stack.ok(["preview"]);
+        const paths = [...new Set(mock.log.map((e) => `${e.method} ${e.path}`))];
         assert.ok(
-          mock.log.some((e) => e.method === "POST" && e.path === "/edge/management/v1/authenticate"),
-          `logged in at the API's own path: ${[...new Set(mock.log.map((e) => e.path))].join(" ")}`,
+          paths.includes("POST /edge/management/v1/authenticate"),
+          `logged in at the API's path: ${paths.join(" ")}`,
         );
-        assert.ok(
-          !mock.log.some((e) => e.path.startsWith("/edge/management/v1/edge/")),
-          "the path is not doubled",
+        assert.ok(!paths.some((p) => p.includes("/edge/management/v1/edge/")), "the path is not doubled");
+        const login = mock.log.find((e) => e.path === "/edge/management/v1/authenticate")!;
+        assert.equal(
+          JSON.parse(login.body!).username,
+          mock.credentials.edgeUsername,
+          "ZITI_API_USERNAME is the login",
         );
-        assert.match(up.output, /frontdoor:edgeUrl: .* ends in the API path \/edge\/management\/v1/);
-        await stack.ok(["destroy", "--yes"]);
+        assert.match(
+          preview.output,
+          /frontdoor:edgeUrl: \S+ ends in the API path \/edge\/management\/v1, which the provider adds itself/,
+        );
       } finally {
         await stack.dispose();
       }
     });
 
-    it("no controller and no login: the preview fails naming frontdoor:edgeUrl and the login settings", async () => {
-      const stack = await cliStack(path.join(EXAMPLES, "edge-access"), { config: edge(), env: NO_ENV });
+    for (const [name, program, make] of [
+      ["plugin (YAML)", "yaml-edge", pluginStack],
+      ["dynamic provider (TypeScript)", "edge-access", cliStack],
+    ] as const)
+      it(`${name}: no controller and no login fail the preview, naming frontdoor:edgeUrl and the login settings`, async () => {
+        const stack = await make(path.join(EXAMPLES, program), { config: edge(), env: NO_ENV });
+        try {
+          mock.clearLog();
+          const preview = await stack.run(["preview"]);
+          assert.notEqual(preview.code, 0, preview.output);
+          assert.match(preview.output, /frontdoor:edgeUrl.*is not set.*ZITI_EDGE_URL \/ ZITI_API_HOST/s);
+          assert.match(preview.output, /Edge API credentials are missing: set frontdoor:edgeUsername/);
+          assert.deepEqual(mock.log, [], "no request");
+        } finally {
+          await stack.dispose();
+        }
+      });
+
+    it("dynamic provider: ZITI_API_* are read (the preview passes without any frontdoor: Edge setting)", async () => {
+      const stack = await cliStack(path.join(EXAMPLES, "edge-access"), {
+        config: edge(),
+        env: {
+          ...NO_ENV,
+          ZITI_API_HOST: `${mock.url}/edge/management/v1`,
+          ZITI_API_USERNAME: mock.credentials.edgeUsername,
+          ZITI_API_PASSWORD: mock.credentials.edgePassword,
+        },
+      });
       try {
-        mock.clearLog();
-        const preview = await stack.run(["preview"]);
-        assert.notEqual(preview.code, 0, preview.output);
-        assert.match(preview.output, /frontdoor:edgeUrl.*is not set.*ZITI_EDGE_URL \/ ZITI_API_HOST/s);
-        assert.match(preview.output, /Edge API credentials are missing: set frontdoor:edgeUsername/);
-        assert.deepEqual(mock.log, [], "no request");
+        const preview = await stack.ok(["preview"]);
+        assert.match(preview.output, /\d+ to create/);
       } finally {
         await stack.dispose();
       }
