@@ -1,191 +1,41 @@
 // Connection settings. Each one is read at run time, inside the provider host, from stack config
 // (`frontdoor:<key>`, handed to `configure`) and then from environment variables, so no credential is
-// ever captured in the serialized provider. This table is the one source of truth: the provider reads
-// it, schema.json's `config` section and docs/reference/configuration.md are generated from it.
+// ever captured in the serialized provider. Their schema (settings.ts) is the one source of truth: the
+// provider reads and checks them through it, schema.json's `config` section and
+// docs/reference/configuration.md are generated from it.
 import * as fs from "node:fs";
 import { ProviderError } from "./http/errors";
 import { DEFAULT_RETRY, type RetryPolicy } from "./http/retry";
+import { warn } from "./log";
 import { registerSecret } from "./redact";
+import {
+  isLoopback,
+  nearestSetting,
+  parseSettings,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingSpec,
+  serviceUrlReason,
+  settingValueReason,
+} from "./settings";
 import { IdentityProblem, loadZitiIdentity, type ZitiIdentity } from "./zitiIdentity";
 
 export interface ConfigKey {
-  key: string;
-  env: string[];
+  key: SettingName;
+  env: readonly string[];
   secret?: boolean;
   description: string;
 }
 
-export const CONFIG_KEYS = [
-  {
-    key: "apiUrl",
-    env: ["FRONTDOOR_API_URL"],
-    description: "Base URL of the Frontdoor management API (paths start with /frontdoor).",
-  },
-  {
-    key: "frontdoorId",
-    env: ["FRONTDOOR_ID"],
-    description: "Default frontdoor for resources that do not set frontdoorId.",
-  },
-  {
-    key: "token",
-    env: ["FRONTDOOR_TOKEN", "NETFOUNDRY_API_TOKEN"],
-    secret: true,
-    description: "Static bearer token for the Frontdoor API.",
-  },
-  {
-    key: "username",
-    env: ["FRONTDOOR_USERNAME"],
-    description: "With token: send HTTP Basic `username:token` instead of a bearer token.",
-  },
-  {
-    key: "clientId",
-    env: ["FRONTDOOR_CLIENT_ID", "NETFOUNDRY_CLIENT_ID"],
-    description: "OAuth2 client id (client-credentials grant).",
-  },
-  {
-    key: "clientSecret",
-    env: ["FRONTDOOR_CLIENT_SECRET", "NETFOUNDRY_PASSWORD"],
-    secret: true,
-    description: "OAuth2 client secret.",
-  },
-  {
-    key: "tokenUrl",
-    env: ["FRONTDOOR_TOKEN_URL", "NETFOUNDRY_OAUTH_URL"],
-    description: "OAuth2 token endpoint (client-credentials grant).",
-  },
-  {
-    key: "edgeUrl",
-    env: ["ZITI_EDGE_URL"],
-    description: "OpenZiti controller address; the management API is served under /edge/management/v1.",
-  },
-  {
-    key: "edgeUrls",
-    env: ["ZITI_EDGE_URLS"],
-    description:
-      "The addresses of the nodes of an OpenZiti HA controller cluster, comma-separated (each like edgeUrl). The " +
-      "provider uses one node at a time, adds the others the cluster lists (GET /controllers) and moves to the next " +
-      "node when one cannot serve (docs/guides/ha-clusters.md).",
-  },
-  {
-    key: "edgeUsername",
-    env: ["ZITI_USERNAME"],
-    description: "Edge admin username (authenticate method=password).",
-  },
-  { key: "edgePassword", env: ["ZITI_PASSWORD"], secret: true, description: "Edge admin password." },
-  {
-    key: "edgeCertPem",
-    env: ["ZITI_CLIENT_CERT"],
-    description: "Client certificate (PEM or file path) for authenticate method=cert (mutual TLS).",
-  },
-  {
-    key: "edgeKeyPem",
-    env: ["ZITI_CLIENT_KEY"],
-    secret: true,
-    description: "Private key (PEM or file path) of edgeCertPem.",
-  },
-  {
-    key: "edgeIdentityFile",
-    env: ["ZITI_IDENTITY_FILE"],
-    description:
-      "Path of a Ziti identity file (JSON with ztAPI and id.cert, id.key, id.ca) to log in with its certificate " +
-      "(method=cert). edgeUrl defaults to the controller of its ztAPI; its CA is trusted.",
-  },
-  {
-    key: "edgeIdentityJson",
-    env: ["ZITI_IDENTITY_JSON"],
-    secret: true,
-    description: "The content of a Ziti identity file (JSON), instead of edgeIdentityFile.",
-  },
-  {
-    key: "edgeTotpSecret",
-    env: ["ZITI_TOTP_SECRET"],
-    secret: true,
-    description: "Base32 TOTP secret, to complete MFA when the controller requires it.",
-  },
-  {
-    key: "edgeJwt",
-    env: ["ZITI_EDGE_JWT"],
-    secret: true,
-    description:
-      "An external JWT to log in with (authenticate method=ext-jwt), accepted by one of the controller's " +
-      "external JWT signers. Takes precedence over the other Edge credentials.",
-  },
-  {
-    key: "edgeJwtFile",
-    env: ["ZITI_EDGE_JWT_FILE"],
-    description:
-      "Path of a file holding the external JWT to log in with (method=ext-jwt); read again at every login, " +
-      "so a token file that the CI rotates keeps working in a long run.",
-  },
-  {
-    key: "edgeJwtAudience",
-    env: ["ZITI_EDGE_JWT_AUDIENCE"],
-    description:
-      "Log in with the CI's own OIDC token (method=ext-jwt), asked for with this audience: GitHub Actions' " +
-      "ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN (the job needs `permissions: id-token: write`). " +
-      "A fresh token is asked for at every login.",
-  },
-  {
-    key: "searchUrl",
-    env: ["FRONTDOOR_SEARCH_URL"],
-    description: "Base URL of the event search service (`{searchUrl}/<index>/_search`).",
-  },
-  {
-    key: "searchUsername",
-    env: ["FRONTDOOR_SEARCH_USERNAME"],
-    description: "Username for the event search service (HTTP Basic).",
-  },
-  {
-    key: "searchPassword",
-    env: ["FRONTDOOR_SEARCH_PASSWORD"],
-    secret: true,
-    description: "Password for the event search service.",
-  },
-  {
-    key: "caBundle",
-    env: ["FRONTDOOR_CA_BUNDLE"],
-    description:
-      "Extra trusted CA certificates (PEM text or file path) for servers with their own CA. TLS is always verified.",
-  },
-  {
-    key: "maxRetries",
-    env: ["FRONTDOOR_MAX_RETRIES"],
-    description:
-      "At most this many retries of one request on 429/502/503/504/network errors (default: no count limit, retryTimeoutSeconds ends them).",
-  },
-  {
-    key: "retryTimeoutSeconds",
-    env: ["FRONTDOOR_RETRY_TIMEOUT_SECONDS"],
-    description:
-      "Stop retrying a request after this many seconds (default 120): under rate limiting, the bound that ends retries.",
-  },
-  {
-    key: "requestTimeoutSeconds",
-    env: ["FRONTDOOR_REQUEST_TIMEOUT_SECONDS"],
-    description: "Timeout of one HTTP request (default 30).",
-  },
-  {
-    key: "expiryWarningDays",
-    env: ["FRONTDOOR_EXPIRY_WARNING_DAYS"],
-    description:
-      "Programs warn at preview and up when a client certificate, certificate request token or identity " +
-      "enrollment expires within this many days (default 30 for certificates, 1 for tokens and enrollments; " +
-      "0 warns only about expired ones).",
-  },
-  {
-    key: "allowPlainHttp",
-    env: ["FRONTDOOR_ALLOW_PLAIN_HTTP"],
-    description:
-      "Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear.",
-  },
-  {
-    key: "debug",
-    env: ["FRONTDOOR_DEBUG"],
-    description: "Log every request, retry and renewal to stderr (secrets redacted).",
-  },
-] as const satisfies readonly ConfigKey[];
+/** The settings' table, in the order of SETTINGS (settings.ts, the schema). */
+export const CONFIG_KEYS: readonly ConfigKey[] = SETTING_NAMES.map((key) => {
+  const spec: SettingSpec = SETTINGS[key];
+  return { key, env: spec.env, description: spec.description, ...(spec.secret ? { secret: true } : {}) };
+});
 
-export type ConfigName = (typeof CONFIG_KEYS)[number]["key"];
+export type ConfigName = SettingName;
+/** The settings as given (text), before parsing: what the clients are built from. */
 export type RawSettings = Partial<Record<ConfigName, string>>;
 
 /** Reads each key from `lookup` (stack config; keys like `frontdoor:apiUrl`) and then the environment. */
@@ -197,10 +47,39 @@ export function readSettings(
   for (const entry of CONFIG_KEYS) {
     const value = lookup(`frontdoor:${entry.key}`) ?? entry.env.map((name) => env[name]).find((v) => v);
     if (value === undefined || value === "") continue;
-    settings[entry.key] = value;
-    if ("secret" in entry && entry.secret) registerSecret(value);
+    settings[entry.key] = withoutApiPath(entry.key, value);
+    if (entry.secret) registerSecret(value);
   }
   return settings;
+}
+
+/**
+ * The API paths the clients append themselves: a base URL pasted with one (the OpenZiti Terraform
+ * provider's `host` ends in /edge/management/v1) is taken without it, with a warning, instead of
+ * failing every request with 404.
+ */
+const API_PATHS: Partial<Record<ConfigName, RegExp>> = {
+  apiUrl: /\/frontdoor(\/.*)?$/,
+  edgeUrl: /\/edge\/(management|client)\/v1\/?$/,
+  edgeUrls: /\/edge\/(management|client)\/v1\/?$/,
+};
+const warnedPaths = new Set<string>();
+
+function withoutApiPath(name: ConfigName, value: string): string {
+  const path = API_PATHS[name];
+  if (!path) return value;
+  const items = value.split(",").map((item) => {
+    const trimmed = item.trim();
+    if (!URL.canParse(trimmed)) return item;
+    const url = new URL(trimmed);
+    if (url.search || url.hash || !path.test(url.pathname)) return item;
+    const base = trimmed.slice(0, trimmed.length - url.pathname.length) + url.pathname.replace(path, "");
+    const note = `frontdoor:${name}: ${trimmed} ends in the API path ${url.pathname.match(path)![0]}, which the provider adds itself: using ${base}`;
+    if (!warnedPaths.has(note)) warn(note);
+    warnedPaths.add(note);
+    return base;
+  });
+  return items.join(",");
 }
 
 /** A PEM setting may hold the PEM itself or the path of a file with it. */
@@ -237,129 +116,23 @@ export function transportSettings(settings: RawSettings) {
 }
 
 /** A boolean setting: true, false, 1, 0, yes or no (checked by `settingProblems`). */
-export function flagSetting(settings: RawSettings, name: ConfigName): boolean {
-  return TRUE_WORDS.test(settings[name] ?? "");
+export function flagSetting(
+  settings: RawSettings,
+  name: "allowPlainHttp" | "debug" | "offlinePreview",
+): boolean {
+  return /^(1|true|yes)$/i.test(settings[name] ?? "");
 }
 
-function numberSetting(settings: RawSettings, name: ConfigName): number | undefined {
+function numberSetting(
+  settings: RawSettings,
+  name: "maxRetries" | "retryTimeoutSeconds" | "requestTimeoutSeconds",
+) {
   const value = settings[name];
   if (value === undefined) return undefined;
-  const problem = SETTING_CHECKS[name]?.(value, settings);
+  const problem = settingValueReason(name, value);
   if (problem) throw new ProviderError(`frontdoor:${name} ${problem}`);
   return Number(value);
 }
-
-const TRUE_WORDS = /^(1|true|yes)$/i;
-const BOOLEAN_WORDS = /^(1|0|true|false|yes|no)$/i;
-
-type SettingCheck = (value: string, settings: RawSettings) => string | undefined;
-
-const integerAtLeast =
-  (min: number): SettingCheck =>
-  (value) =>
-    /^\s*\d+\s*$/.test(value) && Number(value) >= min
-      ? undefined
-      : `must be a whole number of at least ${min}, got "${value}"`;
-
-const positiveNumber: SettingCheck = (value) => {
-  const n = Number(value);
-  return value.trim() !== "" && Number.isFinite(n) && n > 0
-    ? undefined
-    : `must be a number greater than 0, got "${value}"`;
-};
-
-const flag: SettingCheck = (value) =>
-  BOOLEAN_WORDS.test(value) ? undefined : `must be true or false, got "${value}"`;
-
-/**
- * A service URL: http(s), no query or fragment (paths are appended to it), no credentials in it, and
- * plain http only to a loopback host unless allowPlainHttp is set: the token would travel in clear.
- */
-const serviceUrl: SettingCheck = (value, settings) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute http(s) URL";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    return `must be an http(s) URL, not ${url.protocol.replace(/:$/, "")}`;
-  if (url.search || value.includes("?")) return "must not have a query string (paths are appended to it)";
-  if (url.hash || value.includes("#")) return "must not have a fragment";
-  if (url.username || url.password) return "must not carry credentials: use the credential settings";
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !flagSetting(settings, "allowPlainHttp"))
-    return (
-      `uses plain http to ${url.hostname}: credentials would travel in clear. Use https, ` +
-      "or set frontdoor:allowPlainHttp true (FRONTDOOR_ALLOW_PLAIN_HTTP) to accept that"
-    );
-  return undefined;
-};
-
-/** localhost, *.localhost, 127.0.0.0/8 and ::1: names that never leave the machine. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === "::1" ||
-    host === "0:0:0:0:0:0:0:1"
-  );
-}
-
-/**
- * A value sent as it is in an HTTP header (a bearer token, the seed's `Basic username:token`): only
- * visible ASCII, no spaces, or the request could not be made (or would mean something else).
- */
-const headerToken: SettingCheck = (value) =>
-  /^[\x21-\x7e]+$/.test(value)
-    ? undefined
-    : "must be visible ASCII without spaces or control characters (it is sent in an HTTP header)";
-
-/** The user id of HTTP Basic (RFC 7617): no colon (it ends the id), no control characters. */
-const basicUserId: SettingCheck = (value) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
-  /[:\u0000-\u001f\u007f]/.test(value)
-    ? "must not contain a colon or control characters (it is sent as an HTTP Basic user id)"
-    : undefined;
-
-/** A length the controller's swagger bounds (the message never quotes the value: it may be a password). */
-const lengthBetween =
-  (min: number, max: number): SettingCheck =>
-  (value) =>
-    value.length >= min && value.length <= max
-      ? undefined
-      : `must be ${min} to ${max} characters long (the controller's limit), got ${value.length}`;
-
-/** The first bad item of a list of service URLs, named by its position (1 = first). */
-function urlListProblem(items: string[], settings: RawSettings): string | undefined {
-  for (const [index, raw] of items.entries()) {
-    const item = raw.trim();
-    const reason = item === "" ? "is empty" : serviceUrl(item, settings);
-    if (reason) return `item ${index + 1} (${JSON.stringify(item)}) ${reason}`;
-  }
-  return undefined;
-}
-
-const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
-  token: headerToken,
-  username: (value, settings) => basicUserId(value, settings) ?? headerToken(value, settings),
-  clientId: basicUserId,
-  searchUsername: basicUserId,
-  edgeJwt: headerToken,
-  edgeUsername: lengthBetween(4, 100),
-  edgePassword: lengthBetween(5, 100),
-  apiUrl: serviceUrl,
-  tokenUrl: serviceUrl,
-  edgeUrl: serviceUrl,
-  edgeUrls: (value, settings) => urlListProblem(value.split(","), settings),
-  searchUrl: serviceUrl,
-  maxRetries: integerAtLeast(0),
-  retryTimeoutSeconds: positiveNumber,
-  requestTimeoutSeconds: positiveNumber,
-  allowPlainHttp: flag,
-  debug: flag,
-};
 
 export interface SettingProblem {
   /** `frontdoor:<key>`, as the user sets it. */
@@ -369,12 +142,10 @@ export interface SettingProblem {
 
 /** Every setting of the wrong type, range or form, each naming its key (reported by check, at preview). */
 export function settingProblems(settings: RawSettings): SettingProblem[] {
-  const problems: SettingProblem[] = [];
-  for (const [name, check] of Object.entries(SETTING_CHECKS) as [ConfigName, SettingCheck][]) {
-    const value = settings[name];
-    const reason = value === undefined ? undefined : check(value, settings);
-    if (reason) problems.push({ key: `frontdoor:${name}`, reason });
-  }
+  const parsed = parseSettings(settings);
+  const problems = parsed.ok
+    ? []
+    : parsed.issues.map((i) => ({ key: `frontdoor:${i.name}`, reason: i.reason }));
   return [...problems, ...identityProblems(settings)];
 }
 
@@ -400,7 +171,7 @@ function identityProblems(settings: RawSettings): SettingProblem[] {
   // edgeUrl or edgeUrls is set.
   const urls = settings.edgeUrl === undefined && settings.edgeUrls === undefined ? identity.edgeUrls : [];
   for (const url of urls) {
-    const reason = serviceUrl(url, settings);
+    const reason = serviceUrlReason(url, flagSetting(settings, "allowPlainHttp"));
     if (reason) return [{ key: `frontdoor:${setting}`, reason: `has a ztAPI that ${reason} (${url})` }];
   }
   return [];
@@ -414,6 +185,93 @@ export function zitiIdentitySetting(settings: RawSettings): ZitiIdentity | undef
     if (err instanceof IdentityProblem) throw new ProviderError(err.message);
     throw err;
   }
+}
+
+export { isLoopback };
+
+/**
+ * Keys of the `frontdoor` namespace that are no setting (a misspelling is otherwise ignored without a
+ * word), each with the nearest known key. `names` are without the `frontdoor:` prefix; the keys the
+ * engine itself gives a provider (`version`, `pluginDownloadURL`) are not settings and not refused.
+ */
+export function unknownSettingProblems(names: Iterable<string>): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  for (const name of names) {
+    if ((SETTING_NAMES as string[]).includes(name) || ENGINE_KEYS.has(name)) continue;
+    const near = nearestSetting(name);
+    problems.push({
+      key: `frontdoor:${name}`,
+      reason:
+        `is no setting of this provider${near ? `: did you mean \`frontdoor:${near}\`?` : ""} ` +
+        "(the settings: docs/reference/configuration.md)",
+    });
+  }
+  return problems;
+}
+
+const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
+
+/**
+ * The settings one API needs before anything is planned (the offline part of "preview checks what up
+ * needs"): each missing one named with its environment variables. A missing frontdoorId (setting or
+ * input) is the kind's own input check's to report (resources/common.ts).
+ */
+export function missingSettingProblems(
+  settings: RawSettings,
+  api: "frontdoor" | "edge" | "none",
+): SettingProblem[] {
+  const missing = (name: ConfigName, why: string): SettingProblem => ({
+    key: `frontdoor:${name}`,
+    reason: `is not set: ${why} (${setHint(name)})`,
+  });
+  const problems: SettingProblem[] = [];
+  if (api === "frontdoor") {
+    if (settings.apiUrl === undefined) problems.push(missing("apiUrl", "the Frontdoor API's address"));
+    const oauth = settings.clientId && settings.clientSecret && settings.tokenUrl;
+    if (!settings.token && !oauth)
+      problems.push({ key: "frontdoor:token", reason: MISSING_FRONTDOOR_CREDENTIALS });
+  }
+  if (api === "edge") {
+    const identity = settings.edgeIdentityFile !== undefined || settings.edgeIdentityJson !== undefined;
+    if (settings.edgeUrl === undefined && settings.edgeUrls === undefined && !identity)
+      problems.push(
+        missing(
+          "edgeUrl",
+          "the OpenZiti controller's address (or frontdoor:edgeUrls, or an identity file's ztAPI)",
+        ),
+      );
+    const login =
+      (settings.edgeUsername && settings.edgePassword) ||
+      settings.edgeCertPem ||
+      identity ||
+      settings.edgeJwt ||
+      settings.edgeJwtFile ||
+      settings.edgeJwtAudience;
+    if (!login)
+      problems.push({
+        key: `frontdoor:${settings.edgeUsername ? "edgePassword" : "edgeUsername"}`,
+        reason: MISSING_EDGE_CREDENTIALS,
+      });
+  }
+  return problems;
+}
+
+export const MISSING_FRONTDOOR_CREDENTIALS =
+  "Frontdoor API credentials are missing: set frontdoor:token (FRONTDOOR_TOKEN or NETFOUNDRY_API_TOKEN), " +
+  "or frontdoor:clientId + frontdoor:clientSecret + frontdoor:tokenUrl " +
+  "(NETFOUNDRY_CLIENT_ID + NETFOUNDRY_PASSWORD + NETFOUNDRY_OAUTH_URL)";
+
+export const MISSING_EDGE_CREDENTIALS =
+  "Edge API credentials are missing: set frontdoor:edgeUsername + frontdoor:edgePassword " +
+  "(ZITI_USERNAME + ZITI_PASSWORD), or frontdoor:edgeCertPem + frontdoor:edgeKeyPem " +
+  "(ZITI_CLIENT_CERT + ZITI_CLIENT_KEY), or a Ziti identity file: frontdoor:edgeIdentityFile " +
+  "(ZITI_IDENTITY_FILE) or frontdoor:edgeIdentityJson (ZITI_IDENTITY_JSON), or an external JWT: " +
+  "frontdoor:edgeJwt, frontdoor:edgeJwtFile or frontdoor:edgeJwtAudience (the CI's OIDC token)";
+
+/** How to set a setting: the config command and its environment variables. */
+function setHint(name: ConfigName): string {
+  const spec: SettingSpec = SETTINGS[name];
+  return `pulumi config set frontdoor:${name} ...${spec.secret ? " --secret" : ""}, or ${spec.env.join(" / ")}`;
 }
 
 /** Throws (naming every bad key) before a client is made, so no request goes out with bad settings. */
@@ -445,8 +303,8 @@ export function edgeUrlSettings(
 export function required(settings: RawSettings, name: ConfigName, purpose: string): string {
   const value = settings[name];
   if (value !== undefined) return value;
-  const entry = CONFIG_KEYS.find((k) => k.key === name)!;
+  const entry: SettingSpec = SETTINGS[name];
   throw new ProviderError(
-    `${purpose} needs frontdoor:${name} (pulumi config set frontdoor:${name} ...${"secret" in entry && entry.secret ? " --secret" : ""}) or the environment variable ${entry.env.join(" / ")}`,
+    `${purpose} needs frontdoor:${name} (pulumi config set frontdoor:${name} ...${entry.secret ? " --secret" : ""}) or the environment variable ${entry.env.join(" / ")}`,
   );
 }

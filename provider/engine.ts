@@ -1,7 +1,16 @@
 // What runs inside Pulumi's dynamic-provider host: the provider methods of every resource kind, over
 // one process-wide set of settings and API clients (one connection pool and one Edge session per host
 // process). The serialized provider (see dynamic.ts) only holds `require` of this module and a kind.
-import { flagSetting, type RawSettings, readSettings, retryPolicy, settingProblems } from "./config";
+import {
+  flagSetting,
+  missingSettingProblems,
+  type RawSettings,
+  readSettings,
+  retryPolicy,
+  type SettingProblem,
+  settingProblems,
+  unknownSettingProblems,
+} from "./config";
 import { EdgeClient } from "./http/edge";
 import { ApiError, PartialFailureError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
@@ -32,9 +41,21 @@ let clients: { frontdoor?: FrontdoorClient; edge?: EdgeClient } = {};
 /** The subset of the host's Config object that configure uses. */
 export interface HostConfig {
   get(key: string): string | undefined;
+  /** The dynamic host's Config: every stack config key (`frontdoor:apiUrl`, `proj:x`) and its value. */
+  rawConfig?: Record<string, unknown>;
+  /** Settings given but not known yet (an explicit provider fed by another resource, in preview). */
+  pending?: string[];
 }
 
+/** What configure was given beyond the values: the unknown `frontdoor:` keys and the pending settings. */
+let configured: { unknown: SettingProblem[]; pending: Set<string> } = { unknown: [], pending: new Set() };
+
 export async function configure(config: HostConfig): Promise<void> {
+  const keys = Object.keys(config.rawConfig ?? {}).filter((key) => key.startsWith("frontdoor:"));
+  configured = {
+    unknown: unknownSettingProblems(keys.map((key) => key.slice("frontdoor:".length))),
+    pending: new Set(config.pending ?? []),
+  };
   const next = readSettings((key) => config.get(key));
   setDebug(flagSetting(next, "debug"));
   // The host configures each kind's provider separately, with the same stack config: keep the
@@ -72,27 +93,40 @@ export async function check(kind: string, olds: Props, news: Props) {
   const { inputs, failures } = checkInputs(def, given, fromState(def, olds ?? {}));
   // Either check's new object or `given`: both this call's own objects.
   inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
-  const settingFailures = settingCheckFailures();
+  const settingFailures = settingCheckFailures(def);
   return {
     inputs,
     failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
 }
 
-let checkedSettings: { settings: RawSettings; failures: CheckFailure[] } | undefined;
+let checkedSettings:
+  | { settings: RawSettings; failures: CheckFailure[]; missing: Map<string, CheckFailure[]> }
+  | undefined;
 
 /**
- * Bad settings fail every resource's check, so `preview` stops before any request is made. Judged
- * once per set of settings (configure replaces the object), not at each of thousands of checks.
+ * Bad, unknown or missing settings fail every resource's check, so `preview` stops before any request
+ * is made: a resource of the Frontdoor API needs its address and credentials, one of the Edge
+ * API its controller and a login. Judged once per set of settings (configure replaces the object) and
+ * API, not at each of thousands of checks.
  */
-function settingCheckFailures(): CheckFailure[] {
+function settingCheckFailures(def: ResourceDefinition): CheckFailure[] {
   const current = currentSettings();
   if (checkedSettings?.settings !== current) {
-    const failures = settingProblems(current).map((p) => ({ property: p.key, reason: p.reason }));
-    checkedSettings = { settings: current, failures };
+    const problems = [...configured.unknown, ...settingProblems(current)];
+    checkedSettings = { settings: current, failures: problems.map(asFailure), missing: new Map() };
   }
-  return checkedSettings.failures;
+  let missing = checkedSettings.missing.get(def.api);
+  if (!missing) {
+    missing = missingSettingProblems(current, def.api)
+      .filter((p) => !configured.pending.has(p.key.slice("frontdoor:".length)))
+      .map(asFailure);
+    checkedSettings.missing.set(def.api, missing);
+  }
+  return missing.length ? [...checkedSettings.failures, ...missing] : checkedSettings.failures;
 }
+
+const asFailure = (p: SettingProblem): CheckFailure => ({ property: p.key, reason: p.reason });
 
 export async function diff(kind: string, id: string, olds: Props, news: Props) {
   const def = resourceDefinition(kind);

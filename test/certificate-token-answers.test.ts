@@ -41,7 +41,7 @@ describe("certificate request token calls: the API's other answers", () => {
     const created = await failure(createCertificateWithToken({ ...device(), csrPem: "not a CSR" }));
     assert.equal(
       created,
-      `certificate request token: POST /frontdoor/${FD}/client-certificates/token/[secret] failed ` +
+      `certificate request token: POST ${server.url}/frontdoor/${FD}/client-certificates/token/[secret] failed ` +
         "(HTTP 400 BAD_REQUEST): value is not a certificate signing request",
     );
     assert.ok(!created.includes(TOKEN), created);
@@ -49,7 +49,7 @@ describe("certificate request token calls: the API's other answers", () => {
     const validated = await failure(validateCertificateRequestToken(device(), credentials));
     assert.equal(
       validated,
-      `certificate request token: GET /frontdoor/${FD}/certificate-request-tokens/by-token/[secret] failed ` +
+      `certificate request token: GET ${server.url}/frontdoor/${FD}/certificate-request-tokens/by-token/[secret] failed ` +
         "(HTTP 400 BAD_REQUEST): malformed token",
     );
     assert.ok(!validated.includes(TOKEN), validated);

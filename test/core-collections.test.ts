@@ -73,7 +73,7 @@ describe("collections over the API clients (mock on 127.0.0.1)", function () {
       assert.ok(err instanceof ApiError, String(err));
       assert.match(
         err.message,
-        /^AuthProvider "bad": POST \/frontdoor\/.*\/auth-providers failed \(HTTP 400/,
+        /^AuthProvider "bad": POST http:\/\/127\.0\.0\.1:\d+\/frontdoor\/.*\/auth-providers failed \(HTTP 400/,
       );
     });
   });

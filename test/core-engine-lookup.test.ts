@@ -38,8 +38,8 @@ describe("engine: a name clash whose lookup fails (mock on 127.0.0.1)", function
     assert.match(
       err.message,
       new RegExp(
-        `^${quoted}: the name is taken \\(${quoted}: POST ${base()} failed \\(HTTP 409 conflict\\): [^)]*${name}[^)]*\\), ` +
-          `and looking the object up failed: ${quoted}: GET ${base()} failed \\(HTTP 500 internal_error\\): internal error \\(injected\\)\\. ` +
+        `^${quoted}: the name is taken \\(${quoted}: POST ${mock.url}${base()} failed \\(HTTP 409 conflict\\): [^)]*${name}[^)]*\\), ` +
+          `and looking the object up failed: ${quoted}: GET ${mock.url}${base()} failed \\(HTTP 500 internal_error\\): internal error \\(injected\\)\\. ` +
           "An object of that name may exist: the next up adopts it if it matches the declaration\\.$",
       ),
     );

@@ -297,7 +297,7 @@ describe("engine survivors: adopting a custom frontend (mock on 127.0.0.1, statu
     assert.match(
       err.message,
       new RegExp(
-        `^CustomFrontend "${hostname}" \\(id ${made.id}\\) exists, but its create did not complete: .*GET ${records} failed \\(HTTP 500`,
+        `^CustomFrontend "${hostname}" \\(id ${made.id}\\) exists, but its create did not complete: .*GET ${mock.url}${records} failed \\(HTTP 500`,
       ),
     );
     assert.deepStrictEqual(err.properties, {

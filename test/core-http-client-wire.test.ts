@@ -163,7 +163,9 @@ describe("HTTP client on the wire (scripted server on 127.0.0.1)", function () {
       client.request({ method: "GET", path: "/e3", resource: 'Thing "t"' }),
     )) as ApiError;
     assert.equal(empty.serverMessage, "(empty response)");
-    assert.equal(empty.message, 'Thing "t": GET /e3 failed (HTTP 500): (empty response)');
+    // The message shows the URL requested (base URL and path), the path alone stays in `path`.
+    assert.equal(empty.message, `Thing "t": GET ${server.url}/e3 failed (HTTP 500): (empty response)`);
+    assert.equal(empty.path, "/e3");
     const said = (await failure(client.request({ method: "GET", path: "/e4" }))) as ApiError;
     assert.equal(said.serverMessage, "said");
     assert.equal(said.code, "E1");

@@ -5,6 +5,7 @@
 // out, so it is NOT sent again blindly (the caller looks the object up); reads and idempotent writes
 // are retried; one re-authentication on 401; retries bounded by count and by time.
 import assert from "node:assert/strict";
+import * as net from "node:net";
 import { type MockServer, startMockServer } from "../mock/server";
 import { type AuthScheme, HttpClient, type HttpClientOptions } from "../provider/http/client";
 import { ApiError } from "../provider/http/errors";
@@ -92,7 +93,7 @@ describe("HTTP client: retries, ambiguous POSTs and the requests sent (mock on 1
       assert.equal(err.status, status);
       assert.equal(err.method, "POST");
       assert.equal(err.path, base);
-      assert.match(err.message, new RegExp(`^AuthProvider "${name}": POST ${base} failed \\(`));
+      assert.match(err.message, new RegExp(`^AuthProvider "${name}": POST ${mock.url}${base} failed \\(`));
       assert.deepEqual(sent(), [`POST ${base} ${status}`], "sent once, never again");
       assert.equal(named(name).length, 1, "the server made it");
     });
@@ -189,7 +190,7 @@ describe("HTTP client: retries, ambiguous POSTs and the requests sent (mock on 1
     assert.ok(err.code, "the server's error code");
     assert.match(
       err.message,
-      new RegExp(`^AuthProvider "x": POST ${base} failed \\(HTTP 400 ${err.code}\\): .+`),
+      new RegExp(`^AuthProvider "x": POST ${mock.url}${base} failed \\(HTTP 400 ${err.code}\\): .+`),
     );
     assert.deepEqual(sent(), [`POST ${base} 400`], "a 400 is not retried");
     // A status the caller accepts is an answer, not an error (404 on read means gone).
@@ -226,6 +227,38 @@ describe("HTTP client: retries, ambiguous POSTs and the requests sent (mock on 1
     });
     assert.equal(res.status, 200);
     assert.deepEqual(sent(), [`GET ${base} 200`]);
+  });
+
+  it("an error names the URL requested: origin, the base URL's path and the path, never a query", async () => {
+    // The path a Terraform `host` pasted as the base URL makes: the message shows it doubled, as sent.
+    client = make({ baseUrl: `${mock.url}/edge/management/v1/` });
+    const err = await client
+      .request({ method: "POST", path: "/edge/management/v1/authenticate?method=password", anonymous: true })
+      .catch((e) => e);
+    assert.ok(err instanceof ApiError, String(err));
+    assert.equal(err.status, 404);
+    assert.match(
+      err.message,
+      new RegExp(
+        `^Frontdoor API: POST ${mock.url}/edge/management/v1/edge/management/v1/authenticate failed \\(HTTP 404`,
+      ),
+    );
+    assert.doesNotMatch(err.message, /method=password/);
+    assert.equal(err.path, "/edge/management/v1/authenticate?method=password", "path: as the caller gave it");
+    // No answer at all (nothing listens): the URL too.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    client = make({ baseUrl: `http://127.0.0.1:${closed}/api`, retry: { ...FAST, maxAttempts: 1 } });
+    const down = await client.request({ method: "GET", path: "/things" }).catch((e) => e);
+    assert.ok(down instanceof ApiError && down.status === 0, String(down));
+    assert.match(
+      down.message,
+      new RegExp(`^Frontdoor API: GET http://127\\.0\\.0\\.1:${closed}/api/things failed \\(no response`),
+    );
   });
 
   it("a request timeout on a POST is ambiguous and not resent; on a GET it is retried", async () => {

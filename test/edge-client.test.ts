@@ -120,7 +120,12 @@ describe("Edge client", () => {
       (err: ApiError) => {
         assert.equal(err.status, 400);
         assert.equal(err.code, "COULD_NOT_VALIDATE");
-        assert.match(err.message, /^Identity "e1": POST \/identities failed \(HTTP 400 COULD_NOT_VALIDATE\)/);
+        assert.match(
+          err.message,
+          new RegExp(
+            `^Identity "e1": POST ${mock.url}/edge/management/v1/identities failed \\(HTTP 400 COULD_NOT_VALIDATE\\)`,
+          ),
+        );
         assert.match(err.message, /enrollment\.updb: username must be 4\.\.100 characters/);
         assert.ok(!err.message.includes(value));
         return true;

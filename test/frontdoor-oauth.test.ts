@@ -116,7 +116,10 @@ describe("Frontdoor OAuth2 client credentials (against the mock)", () => {
     // One attempt: a refused grant is not worth retrying (and not a reason to look for an adoptable object).
     await configureFor({ ...oauthConfig(wrong), "frontdoor:maxRetries": "0" });
     await assert.rejects(createChecked(KIND, { name: "oauth-wrong" }), (err: Error) => {
-      assert.match(err.message, /OAuth2 token: POST \/oauth2\/token failed \(HTTP 401 invalid_client\)/);
+      assert.match(
+        err.message,
+        new RegExp(`OAuth2 token: POST ${mock.url}/oauth2/token failed \\(HTTP 401 invalid_client\\)`),
+      );
       assert.ok(!err.message.includes(wrong), err.message);
       assert.ok(!err.message.includes(mock.credentials.clientSecret), err.message);
       return true;

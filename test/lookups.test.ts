@@ -137,7 +137,7 @@ describe("Edge lookups against the mock controller", function () {
     // A list field outside a set function: refused, as a real controller refuses it (real-controller.test.ts).
     await assert.rejects(
       list("Service", { filter: 'roleAttributes contains "lk"' }, settings),
-      /Service: GET \/services failed \(HTTP 400.*'roleAttributes' is a set symbol/,
+      /Service: GET https?:\/\/\S+\/edge\/management\/v1\/services failed \(HTTP 400.*'roleAttributes' is a set symbol/,
     );
     // A filter the controller refuses: the kind, the HTTP status and the controller's message.
     await assert.rejects(list("Identity", { filter: 'nosuchfield = "x"' }, settings), (err: Error) => {

@@ -108,6 +108,8 @@ export class HttpClient {
   private readonly retry: RetryPolicy;
   /** Path of the base URL without trailing slash; request paths are appended as they are (already encoded). */
   private readonly basePath: string;
+  /** Scheme, host and port of the base URL: with basePath, what error messages show as the URL requested. */
+  private readonly origin: string;
 
   constructor(
     readonly options: HttpClientOptions,
@@ -118,6 +120,7 @@ export class HttpClient {
     this.retry = options.retry ?? DEFAULT_RETRY;
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, "");
+    this.origin = base.origin;
     const timeout = options.timeoutMs ?? 30_000;
     // One origin per client, so one pool of it: an Agent (a pool per origin) would look the pool up
     // and parse the URL again on every request, which showed in the per-request profile.
@@ -172,6 +175,7 @@ export class HttpClient {
           resource,
           method: opts.method,
           path: opts.path,
+          url: this.urlOf(opts.path),
           status,
           ...serverSays(this.parseError, response.body),
           ambiguous: true,
@@ -191,6 +195,7 @@ export class HttpClient {
           resource,
           method: opts.method,
           path: opts.path,
+          url: this.urlOf(opts.path),
           status,
           code,
           serverMessage: serverMessage + hint,
@@ -206,6 +211,11 @@ export class HttpClient {
 
   private mayRetry(attempt: number, started: number): boolean {
     return attempt < this.retry.maxAttempts && Date.now() - started < this.retry.maxElapsedMs;
+  }
+
+  /** The URL of a request path, without query string (which may carry secrets): for error messages. */
+  private urlOf(path: string): string {
+    return this.origin + this.basePath + path.split("?")[0];
   }
 
   private async send(opts: RequestOptions): Promise<HttpResponse<unknown>> {
@@ -253,6 +263,7 @@ export class HttpClient {
       resource,
       method: opts.method,
       path: opts.path,
+      url: this.urlOf(opts.path),
       status: 0,
       code: e.code,
       serverMessage: `${e.message ?? String(err)}${tlsHint}`,

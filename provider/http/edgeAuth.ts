@@ -6,6 +6,7 @@
 // With an external JWT (externalJwt.ts), every login takes a fresh token from its source, so a
 // renewal after the token expired logs in with a new one; with a source that gives newer tokens (a
 // rotated file, the CI's token request) the session is also renewed shortly before its token expires.
+import { MISSING_EDGE_CREDENTIALS } from "../config";
 import { debug } from "../log";
 import { registerSecret } from "../redact";
 import type { AuthScheme, HttpResponse, RequestOptions } from "./client";
@@ -53,13 +54,7 @@ export class EdgeSessionAuth implements AuthScheme {
   constructor(private readonly credentials: EdgeCredentials) {
     const { username, password, useCertificate, jwt } = credentials;
     if (!(username && password) && !useCertificate && !jwt) {
-      throw new ProviderError(
-        "Edge API credentials are missing: set frontdoor:edgeUsername + frontdoor:edgePassword " +
-          "(ZITI_USERNAME + ZITI_PASSWORD), or frontdoor:edgeCertPem + frontdoor:edgeKeyPem " +
-          "(ZITI_CLIENT_CERT + ZITI_CLIENT_KEY), or a Ziti identity file: frontdoor:edgeIdentityFile " +
-          "(ZITI_IDENTITY_FILE) or frontdoor:edgeIdentityJson (ZITI_IDENTITY_JSON), or an external JWT: " +
-          "frontdoor:edgeJwt, frontdoor:edgeJwtFile or frontdoor:edgeJwtAudience (the CI's OIDC token)",
-      );
+      throw new ProviderError(MISSING_EDGE_CREDENTIALS);
     }
   }
 

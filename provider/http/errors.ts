@@ -8,6 +8,8 @@ export interface ApiErrorDetails {
   method: string;
   /** Request path without query string. */
   path: string;
+  /** The URL requested (base URL and path, without query string), shown in the message when known. */
+  url?: string;
   /** HTTP status; 0 when no answer arrived (network error, timeout). */
   status: number;
   /** Machine-readable code from the server (`conflict`, `COULD_NOT_VALIDATE`, ...), if any. */
@@ -32,7 +34,7 @@ export class ApiError extends Error {
     const code = details.code ? ` ${details.code}` : "";
     super(
       redact(
-        `${details.resource}: ${details.method} ${details.path} failed (${status}${code}): ${details.serverMessage}`,
+        `${details.resource}: ${details.method} ${details.url ?? details.path} failed (${status}${code}): ${details.serverMessage}`,
       ),
     );
     this.name = "ApiError";

@@ -1,5 +1,6 @@
 // Frontdoor API credentials: a static bearer token, `Basic <username:token>` as the seed writes it,
 // or an OAuth2 client-credentials grant whose access token is cached and renewed before it expires.
+import { MISSING_FRONTDOOR_CREDENTIALS } from "../config";
 import { debug } from "../log";
 import { registerSecret } from "../redact";
 import { type AuthScheme, HttpClient, type HttpClientOptions } from "./client";
@@ -113,9 +114,5 @@ function oauthError(body: unknown): { code?: string; message?: string } {
 }
 
 export function missingCredentials(): never {
-  throw new ProviderError(
-    "Frontdoor API credentials are missing: set frontdoor:token (FRONTDOOR_TOKEN or NETFOUNDRY_API_TOKEN), " +
-      "or frontdoor:clientId + frontdoor:clientSecret + frontdoor:tokenUrl " +
-      "(NETFOUNDRY_CLIENT_ID + NETFOUNDRY_PASSWORD + NETFOUNDRY_OAUTH_URL)",
-  );
+  throw new ProviderError(MISSING_FRONTDOOR_CREDENTIALS);
 }

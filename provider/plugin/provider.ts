@@ -3,7 +3,7 @@
 // what the plugin protocol asks beyond the dynamic one: configuration from a provider's inputs, the
 // secrets the plugin must mark itself (it accepts secrets, so the engine no longer guesses them), the
 // outputs of a preview, the inputs of an import (a Read given only an id), and Invoke.
-import { CONFIG_KEYS, readSettings, settingProblems } from "../config";
+import { CONFIG_KEYS, readSettings, settingProblems, unknownSettingProblems } from "../config";
 import * as engine from "../engine";
 import { ProviderError } from "../http/errors";
 import { PACKAGE } from "../packageName";
@@ -52,13 +52,18 @@ export function configLookup(
 /** Configure: the same code path as the dynamic host's configure (engine.configure over readSettings). */
 export function configure(args: Props, variables: Map<string, string>): Promise<void> {
   const lookup = configLookup(args, variables);
-  return engine.configure({ get: lookup });
+  const pending = Object.keys(args).filter((key) => args[key] === UNKNOWN);
+  return engine.configure({ get: lookup, pending });
 }
 
-/** CheckConfig: every bad setting (from the inputs, or the environment) named by its key. */
+/**
+ * CheckConfig: every unknown key (a misspelled setting, with the nearest one) and every bad setting
+ * (from the inputs, or the environment) named by its key. The inputs are the stack's `frontdoor:` keys
+ * without prefix (or an explicit provider's arguments), beside `version` that the engine adds.
+ */
 export function checkConfig(news: Props): CheckFailure[] {
   const settings = readSettings(configLookup(news, new Map()));
-  return settingProblems(settings).map((p) => ({
+  return [...unknownSettingProblems(Object.keys(news)), ...settingProblems(settings)].map((p) => ({
     property: p.key.replace(/^frontdoor:/, ""),
     reason: `${p.key} ${p.reason}`,
   }));
