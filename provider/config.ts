@@ -3,6 +3,7 @@
 // ever captured in the serialized provider. This table is the one source of truth: the provider reads
 // it, schema.json's `config` section and docs/reference/configuration.md are generated from it.
 import * as fs from "node:fs";
+import { credentialDestinationProblem } from "./http/destinations";
 import { ProviderError } from "./http/errors";
 import { DEFAULT_RETRY, type RetryPolicy } from "./http/retry";
 import { registerSecret } from "./redact";
@@ -271,41 +272,9 @@ const positiveNumber: SettingCheck = (value) => {
 const flag: SettingCheck = (value) =>
   BOOLEAN_WORDS.test(value) ? undefined : `must be true or false, got "${value}"`;
 
-/**
- * A service URL: http(s), no query or fragment (paths are appended to it), no credentials in it, and
- * plain http only to a loopback host unless allowPlainHttp is set: the token would travel in clear.
- */
-const serviceUrl: SettingCheck = (value, settings) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute http(s) URL";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    return `must be an http(s) URL, not ${url.protocol.replace(/:$/, "")}`;
-  if (url.search || value.includes("?")) return "must not have a query string (paths are appended to it)";
-  if (url.hash || value.includes("#")) return "must not have a fragment";
-  if (url.username || url.password) return "must not carry credentials: use the credential settings";
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !flagSetting(settings, "allowPlainHttp"))
-    return (
-      `uses plain http to ${url.hostname}: credentials would travel in clear. Use https, ` +
-      "or set frontdoor:allowPlainHttp true (FRONTDOOR_ALLOW_PLAIN_HTTP) to accept that"
-    );
-  return undefined;
-};
-
-/** localhost, *.localhost, 127.0.0.0/8 and ::1: names that never leave the machine. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === "::1" ||
-    host === "0:0:0:0:0:0:0:1"
-  );
-}
+/** A service URL: where credentials go, so it follows the one rule for that (http/destinations.ts). */
+const serviceUrl: SettingCheck = (value, settings) =>
+  credentialDestinationProblem(value, flagSetting(settings, "allowPlainHttp"));
 
 /**
  * A value sent as it is in an HTTP header (a bearer token, the seed's `Basic username:token`): only
