@@ -201,6 +201,61 @@ describe("credential destinations: nodes named by a hostile GET /controllers", f
   });
 });
 
+describe("credential destinations: the CI's OIDC token request URL", function () {
+  this.timeout(30_000);
+  const saved = {
+    url: process.env.ACTIONS_ID_TOKEN_REQUEST_URL,
+    token: process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN,
+  };
+  let tokenService: RecordingServer;
+  beforeEach(async () => {
+    tokenService = await startRecordingServer();
+    tokenService.respond = () => ({ status: 200, body: { value: "not-a-jwt" } });
+    process.env.ACTIONS_ID_TOKEN_REQUEST_URL = `http://ctrl-2.cluster.test:${tokenService.port}/token?api-version=2.0`;
+    process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN = "ci-request-bearer-0123456789";
+  });
+  afterEach(async () => {
+    for (const [name, value] of [
+      ["ACTIONS_ID_TOKEN_REQUEST_URL", saved.url],
+      ["ACTIONS_ID_TOKEN_REQUEST_TOKEN", saved.token],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await tokenService.close();
+  });
+
+  async function login(extra: Record<string, string>): Promise<Error> {
+    const edge = new EdgeClient({ edgeUrl: "http://127.0.0.1:9", edgeJwtAudience: "ziti", ...extra });
+    try {
+      return await withLoopbackNames(NAMES, () =>
+        edge.get("/services/x", "Service x").then(
+          () => new Error("logged in"),
+          (e: Error) => e,
+        ),
+      );
+    } finally {
+      await edge.close();
+    }
+  }
+
+  it("refuses plain http to a name that is not loopback: the request token is never sent", async () => {
+    const error = await login({});
+    assert.match(error.message, /^ACTIONS_ID_TOKEN_REQUEST_URL uses plain http to ctrl-2\.cluster\.test/);
+    assert.equal(tokenService.connections, 0);
+  });
+
+  it("follows frontdoor:allowPlainHttp like every other destination (its query string kept)", async () => {
+    const error = await login({ allowPlainHttp: "true" });
+    assert.deepEqual(
+      tokenService.requests.map((r) => [r.url, r.headers.authorization]),
+      [["/token?api-version=2.0&audience=ziti", "Bearer ci-request-bearer-0123456789"]],
+    );
+    // The token it answered is no JWT: refused before the controller is asked.
+    assert.match(error.message, /it is not a JWT/);
+  });
+});
+
 /** A controller's answers: a session for the login, `listed` as the cluster, an object for the rest. */
 function answer(request: RecordedRequest, listed: string[]): { status: number; body: unknown } {
   const path = new URL(request.url, "http://x").pathname.slice(BASE.length);
