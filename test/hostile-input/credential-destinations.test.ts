@@ -7,6 +7,7 @@
 // other machines but resolve to 127.0.0.1; the configured node is then killed, so the provider fails
 // over to what it discovered. Each test asserts on the recording servers what reached them.
 import assert from "node:assert/strict";
+import { issueCertificate } from "../../mock/edge/pki";
 import { createRootCa, issueServerCertificate } from "../../mock/pki";
 import { MAX_CLUSTER_NODES } from "../../provider/http/cluster";
 import { EdgeClient } from "../../provider/http/edge";
@@ -199,6 +200,44 @@ describe("credential destinations: nodes named by a hostile GET /controllers", f
     assert.equal(edge.cluster?.nodes.length, MAX_CLUSTER_NODES);
     assert.match(outcome.written.join(""), new RegExp(`lists more than ${MAX_CLUSTER_NODES} nodes`));
   });
+});
+
+describe("credential destinations: a client certificate and a server whose certificate does not verify", function () {
+  this.timeout(30_000);
+  const ca = createRootCa("hostile-net client-cert CA");
+  const client = issueCertificate({ commonName: "hostile-net-admin-client" });
+
+  // What Node does (measured here, and the reason the docs say it): over TLS 1.3 the client checks the
+  // server's certificate before its own certificate leaves; over TLS 1.2 Node sends it in the handshake
+  // and checks the server's after. The key never leaves, and no HTTP request (no login) is made.
+  for (const [maxVersion, presented] of [
+    ["TLSv1.3", []],
+    ["TLSv1.2", ["hostile-net-admin-client"]],
+  ] as const) {
+    it(`over ${maxVersion}: no request; the client certificate presented: ${presented.length > 0}`, async () => {
+      const server = await startRecordingServer({
+        ...issueServerCertificate(ca, ["ctrl-9.elsewhere.test"]),
+        requestCert: true,
+        maxVersion,
+      });
+      const edge = new EdgeClient({
+        edgeUrl: `https://127.0.0.1:${server.port}`,
+        edgeCertPem: client.certPem,
+        edgeKeyPem: client.keyPem,
+        caBundle: ca.certificatePem,
+        retryTimeoutSeconds: "1",
+      });
+      try {
+        const error = await edge.get("/services/x", "Service x").catch((e: Error) => e);
+        assert.match(String((error as Error)?.message), /ERR_TLS_CERT_ALTNAME_INVALID/);
+        assert.deepEqual(server.requests, []);
+        assert.deepEqual(server.clientCertificates, presented);
+      } finally {
+        await edge.close();
+        await server.close();
+      }
+    });
+  }
 });
 
 describe("credential destinations: the CI's OIDC token request URL", function () {

@@ -7,6 +7,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
 
 export interface RecordedRequest {
   method: string;
@@ -21,6 +22,8 @@ export interface RecordingServer {
   connections: number;
   /** TLS handshakes completed by the server (with tls). */
   handshakes: number;
+  /** The subject CN of each client certificate presented in a completed handshake (with requestCert). */
+  clientCertificates: string[];
   requests: RecordedRequest[];
   /** The answer to each request (default: 200 `{"data":{}}`). */
   respond: (request: RecordedRequest) => { status: number; body: unknown };
@@ -30,6 +33,9 @@ export interface RecordingServer {
 export async function startRecordingServer(tls?: {
   certificatePem: string;
   privateKeyPem: string;
+  /** Ask for a client certificate (not required, not verified: the test reads what was presented). */
+  requestCert?: boolean;
+  maxVersion?: "TLSv1.2" | "TLSv1.3";
 }): Promise<RecordingServer> {
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -48,10 +54,23 @@ export async function startRecordingServer(tls?: {
     });
   };
   const server = tls
-    ? https.createServer({ cert: tls.certificatePem, key: tls.privateKeyPem }, handler)
+    ? https.createServer(
+        {
+          cert: tls.certificatePem,
+          key: tls.privateKeyPem,
+          requestCert: tls.requestCert ?? false,
+          rejectUnauthorized: false,
+          maxVersion: tls.maxVersion,
+        },
+        handler,
+      )
     : http.createServer(handler);
   server.on("connection", () => recorder.connections++);
-  server.on("secureConnection", () => recorder.handshakes++);
+  server.on("secureConnection", (socket: TLSSocket) => {
+    recorder.handshakes++;
+    const cn = socket.getPeerCertificate()?.subject?.CN;
+    if (cn) recorder.clientCertificates.push(String(cn));
+  });
   // A client that refuses the certificate ends the handshake: not an error of the test.
   server.on("tlsClientError", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -59,6 +78,7 @@ export async function startRecordingServer(tls?: {
     port: (server.address() as AddressInfo).port,
     connections: 0,
     handshakes: 0,
+    clientCertificates: [],
     requests: [],
     respond: () => ({ status: 200, body: { data: {} } }),
     close: () =>
