@@ -32,6 +32,12 @@ export interface MockServerOptions {
   search?: Record<string, unknown>;
   /** Token the control interface requires (default: a random one, see `MockServer.controlToken`). */
   controlToken?: string;
+  /** The largest request body taken, in bytes (default 1 MiB); a bigger one is answered 413 unread. */
+  maxBodyBytes?: number;
+  /** The request log keeps the last this many requests (default 1000). */
+  logLimit?: number;
+  /** Each logged body keeps its first this many characters (default 16 KiB). */
+  logBodyChars?: number;
   /** @internal Cluster mode (cluster.ts): the CA every node's certificate comes from. */
   rootCa?: CertificateAuthority;
   /** @internal Cluster mode: decides each API request's fate in place of the node's own mocks. */
@@ -69,7 +75,7 @@ export interface RequestLogEntry {
   status: number;
   /** Arrival time, ISO 8601. */
   at: string;
-  /** Request body as text with secrets redacted, when there was one. */
+  /** Request body as text with secrets redacted, when there was one; cut after `logBodyChars`. */
   body?: string;
 }
 
@@ -83,7 +89,7 @@ export interface MockServer {
   certPem?: string;
   credentials: DemoCredentials;
   faults: FaultInjector;
-  /** Requests in arrival order (control calls under /__mock/ are not logged). */
+  /** The last `logLimit` requests in arrival order (control calls under /__mock/ are not logged). */
   log: RequestLogEntry[];
   /**
    * Called as each logged request arrives, before it is answered (in-process tests: e.g. to kill the
@@ -106,6 +112,8 @@ export interface MockServer {
 const DEMO_EDGE = { username: "admin", password: "edge-demo-password" };
 const DEMO_SEARCH = { username: "elastic", password: "search-demo-password" };
 const CONTROL_PREFIX = "/__mock/";
+/** Defaults of the limits (MockServerOptions): a mock that runs for days holds a bounded amount. */
+export const MOCK_LIMITS = { maxBodyBytes: 1024 * 1024, logLimit: 1000, logBodyChars: 16 * 1024 };
 export const CONTROL_TOKEN_HEADER = "x-mock-token";
 
 /** Headers of a `/__mock/` control call: the token, and the one content type writes may have. */
@@ -129,6 +137,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   } as ConstructorParameters<typeof SearchMock>[0]);
   const faults = new FaultInjector();
   const log: RequestLogEntry[] = [];
+  const limits = {
+    maxBodyBytes: options.maxBodyBytes ?? MOCK_LIMITS.maxBodyBytes,
+    logLimit: options.logLimit ?? MOCK_LIMITS.logLimit,
+    logBodyChars: options.logBodyChars ?? MOCK_LIMITS.logBodyChars,
+  };
   const controlToken = options.controlToken ?? randomBytes(24).toString("hex");
   if (!isLoopbackName(host)) {
     process.stderr.write(
@@ -172,9 +185,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 
   const onRequest = async (incoming: http.IncomingMessage, res: http.ServerResponse) => {
-    const req = await toMockRequest(incoming);
-    if (!allowedHost(req.headers.host, host)) {
-      send(res, { status: 403, body: { error: "forbidden", message: "Host must be a loopback name" } });
+    // Before the body is read: a request for another site, or a body over the limit, costs nothing.
+    const refused = !allowedHost(incoming.headers.host, host)
+      ? errorFor(incoming.url ?? "/", 403, "forbidden", "Host must be a loopback name")
+      : undefined;
+    const req = refused ?? (await toMockRequest(incoming, limits.maxBodyBytes));
+    if ("status" in req) {
+      // The rest of the body is not read: the connection ends with this answer.
+      send(res, { ...req, headers: { ...req.headers, connection: "close" } });
       return;
     }
     if (req.path.startsWith(CONTROL_PREFIX)) {
@@ -186,8 +204,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       );
       return;
     }
-    const entry = logEntry(req);
+    const entry = logEntry(req, limits.logBodyChars);
     log.push(entry);
+    if (log.length > limits.logLimit) log.splice(0, log.length - limits.logLimit);
     mock.onRequest?.(entry);
     const fault = faults.decide(req.method, req.path);
     if (fault?.kind === "drop") {
@@ -324,16 +343,29 @@ function uniqueHosts(host: string): string[] {
   return [...new Set([host, "localhost", "127.0.0.1"])];
 }
 
-async function toMockRequest(incoming: http.IncomingMessage): Promise<MockRequest> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+/** The request with its body, or a 413 answer once the body is over `maxBytes` (the rest is left unread). */
+async function toMockRequest(
+  incoming: http.IncomingMessage,
+  maxBytes: number,
+): Promise<MockRequest | MockResponse> {
+  const body =
+    Number(incoming.headers["content-length"] ?? 0) > maxBytes
+      ? undefined
+      : await readBody(incoming, maxBytes);
+  if (body === undefined)
+    return errorFor(
+      incoming.url ?? "/",
+      413,
+      "payload_too_large",
+      `request body over the mock's limit of ${maxBytes} bytes`,
+    );
   const url = new URL(incoming.url ?? "/", "http://mock.invalid");
   const req: MockRequest = {
     method: (incoming.method ?? "GET").toUpperCase(),
     path: url.pathname,
     query: url.searchParams,
     headers: incoming.headers,
-    body: Buffer.concat(chunks),
+    body,
   };
   const socket = incoming.socket as TLSSocket;
   if (typeof socket.getPeerCertificate === "function") {
@@ -341,6 +373,25 @@ async function toMockRequest(incoming: http.IncomingMessage): Promise<MockReques
     if (certificate && Object.keys(certificate).length > 0) req.clientCertificate = certificate;
   }
   return req;
+}
+
+/**
+ * The body, or undefined as soon as it is over `maxBytes`: reading stops there (paused, not destroyed,
+ * so that the answer still goes out on the connection).
+ */
+function readBody(incoming: http.IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      incoming.off("data", onData).off("end", onEnd).pause();
+      resolve(undefined);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    incoming.on("data", onData).once("end", onEnd).once("error", reject);
+  });
 }
 
 function send(res: http.ServerResponse, response: MockResponse): void {
@@ -381,15 +432,30 @@ function committedFaultResponse(fault: FaultDecision): MockResponse | undefined 
   };
 }
 
+/**
+ * An error answer in the shape of the API the path belongs to: the Edge API's envelope (its code is
+ * `error` in upper case), the control interface's, the Frontdoor API's `{error, message}` otherwise.
+ */
+function errorFor(
+  rawPath: string,
+  status: number,
+  error: string,
+  message: string,
+  headers: Record<string, string> = {},
+): MockResponse {
+  const path = rawPath.split("?")[0];
+  if (path.startsWith(CONTROL_PREFIX)) return { ...controlError(status, message), headers };
+  if (path.startsWith("/edge/")) {
+    const envelope = { code: error.toUpperCase(), message, requestId: `mock-${Date.now()}` };
+    return { status, headers, body: { error: envelope, meta: {} } };
+  }
+  return { status, headers, body: { error, message } };
+}
+
 function faultResponse(fault: FaultDecision, path: string): MockResponse | undefined {
   if (fault.kind === "500") {
-    const body = path.startsWith("/edge/")
-      ? {
-          error: { code: "UNHANDLED", message: "internal error (injected)", requestId: `mock-${Date.now()}` },
-          meta: {},
-        }
-      : { error: "internal_error", message: "internal error (injected)" };
-    return { status: 500, body };
+    const error = path.startsWith("/edge/") ? "unhandled" : "internal_error";
+    return errorFor(path, 500, error, "internal error (injected)");
   }
   if (fault.kind !== "429" && fault.kind !== "503") return undefined;
   const status = Number(fault.kind);
@@ -398,12 +464,9 @@ function faultResponse(fault: FaultDecision, path: string): MockResponse | undef
   const headers: Record<string, string> =
     retryAfter === undefined ? {} : { "retry-after": String(retryAfter) };
   const message = status === 429 ? "too many requests" : "service unavailable";
-  if (path.startsWith("/edge/")) {
-    const code = status === 429 ? "RATE_LIMITED" : "SERVICE_UNAVAILABLE";
-    return { status, headers, body: { error: { code, message, requestId: `mock-${Date.now()}` }, meta: {} } };
-  }
-  const error = status === 429 ? "too_many_requests" : "service_unavailable";
-  return { status, headers, body: { error, message } };
+  const edge = path.startsWith("/edge/");
+  const error = status === 429 ? (edge ? "rate_limited" : "too_many_requests") : "service_unavailable";
+  return errorFor(path, status, error, message, headers);
 }
 
 // ---- request log (secrets redacted, so the demo and tests may print it) ----
@@ -411,7 +474,7 @@ function faultResponse(fault: FaultDecision, path: string): MockResponse | undef
 const REDACTED = "[redacted]";
 const SECRET_KEY = /secret|password|passphrase|api_?key|token|jwt|private|^ott$/i;
 
-function logEntry(req: MockRequest): RequestLogEntry {
+function logEntry(req: MockRequest, bodyChars: number): RequestLogEntry {
   const entry: RequestLogEntry = {
     method: req.method,
     path: redactPath(req.path),
@@ -420,7 +483,13 @@ function logEntry(req: MockRequest): RequestLogEntry {
   };
   const query = req.query.toString();
   if (query) entry.query = query;
-  if (req.body.length > 0) entry.body = redactBody(req.body.toString("utf8"), req.headers["content-type"]);
+  if (req.body.length > 0) {
+    const body = redactBody(req.body.toString("utf8"), req.headers["content-type"]);
+    entry.body =
+      body.length > bodyChars
+        ? `${body.slice(0, bodyChars)}... [${body.length - bodyChars} more characters]`
+        : body;
+  }
   return entry;
 }
 

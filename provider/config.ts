@@ -9,7 +9,6 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./http/retry";
 import { warn } from "./log";
 import { registerSecret } from "./redact";
 import {
-  isLoopback,
   nearestSetting,
   parseSettings,
   SETTING_NAMES,
@@ -187,7 +186,6 @@ export function zitiIdentitySetting(settings: RawSettings): ZitiIdentity | undef
   }
 }
 
-export { isLoopback };
 
 /**
  * Keys of the `frontdoor` namespace that are no setting (a misspelling is otherwise ignored without a

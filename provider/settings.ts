@@ -3,6 +3,7 @@
 // from stack config or the environment, out: the typed value). config.ts reads the settings through it,
 // schema.json's `config` section and docs/reference/configuration.md are generated from it.
 import { z } from "zod";
+import { credentialDestinationProblem } from "./http/destinations";
 
 export interface SettingSpec {
   /** Environment variables read when the stack config has no value, the first one set wins. */
@@ -72,41 +73,13 @@ const flag = () =>
     BOOLEAN_WORDS.test(value) ? undefined : `must be true or false, got "${value}"`,
   ).transform((value) => TRUE_WORDS.test(value));
 
-/** localhost, *.localhost, 127.0.0.0/8 and ::1: names that never leave the machine. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === "::1" ||
-    host === "0:0:0:0:0:0:0:1"
-  );
-}
 
 /**
- * Why a service URL is refused, if it is: http(s), no query or fragment (paths are appended to it), no
- * credentials in it, and plain http only to a loopback host unless allowPlainHttp is set: the token
- * would travel in clear.
+ * Why a service URL is refused, if it is: a base URL that credentials go to, so it follows the one rule
+ * for where credentials may go (http/destinations.ts).
  */
 export function serviceUrlReason(value: string, allowPlainHttp: boolean): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute http(s) URL";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    return `must be an http(s) URL, not ${url.protocol.replace(/:$/, "")}`;
-  if (url.search || value.includes("?")) return "must not have a query string (paths are appended to it)";
-  if (url.hash || value.includes("#")) return "must not have a fragment";
-  if (url.username || url.password) return "must not carry credentials: use the credential settings";
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowPlainHttp)
-    return (
-      `uses plain http to ${url.hostname}: credentials would travel in clear. Use https, ` +
-      "or set frontdoor:allowPlainHttp true (FRONTDOOR_ALLOW_PLAIN_HTTP) to accept that"
-    );
-  return undefined;
+  return credentialDestinationProblem(value, allowPlainHttp);
 }
 
 const serviceUrl = ({ allowPlainHttp }: { allowPlainHttp: boolean }) =>

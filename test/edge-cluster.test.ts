@@ -320,6 +320,35 @@ describe("Edge HA cluster client (scripted 3-node cluster)", () => {
     assert.throws(() => edgeUrlSettings({}, undefined), /frontdoor:edgeUrl/);
   });
 
+  it("skips discovered addresses that break the settings' URL rule (warning naming each) and keeps at most 16 nodes", async () => {
+    // Node 1 answers the login and a hostile GET /controllers (scripted answers come first).
+    const token = "session-ctrl1-hostile-0123456789abcdef";
+    cluster.nodes[n1].tokens.add(token);
+    const address = (url: string) => ({
+      apiAddresses: { "edge-management": [{ url: `${url}/edge/management/v1` }] },
+    });
+    const https = Array.from({ length: 17 }, (_, i) => `https://127.0.0.${i + 2}:1280`);
+    const listed = [cluster.nodes[n1].url, "http://ctrl-2.example.com:1280", "ftp://127.0.0.1:21", ...https];
+    cluster.nodes[n1].server.script.push(
+      json(200, { data: { token } }),
+      json(200, { data: listed.map(address), meta: {} }),
+    );
+    const edge = client(settings([cluster.nodes[n1].url]));
+    const { written, error } = await captureStderr(() => edge.get("/services/x", "s"));
+    assert.equal(error, undefined);
+    assert.deepEqual(
+      edge.cluster?.nodes.map((n) => n.url),
+      [cluster.nodes[n1].url, ...https.slice(0, 15)],
+    );
+    assert.deepEqual(written, [
+      '[frontdoor] warning: Edge cluster: GET /controllers lists "http://ctrl-2.example.com:1280", not used: it uses ' +
+        "plain http to ctrl-2.example.com: credentials would travel in clear. Use https, or set " +
+        "frontdoor:allowPlainHttp true (FRONTDOOR_ALLOW_PLAIN_HTTP) to accept that\n",
+      '[frontdoor] warning: Edge cluster: GET /controllers lists "ftp://127.0.0.1:21", not used: it must be an http(s) URL, not ftp\n',
+      `[frontdoor] warning: Edge cluster: GET /controllers lists more than 16 nodes, "${https[15]}" and the rest are not used\n`,
+    ]);
+  });
+
   it("reads each controller's edge-management address and orders controller times to the nanosecond", () => {
     const base = "/edge/management/v1";
     const list = [

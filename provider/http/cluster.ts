@@ -1,6 +1,8 @@
 // An OpenZiti HA controller cluster as one provider process uses it (docs/guides/ha-clusters.md):
 // - one node at a time (sticky: what this process wrote, it reads back from the node that took it);
-// - the listed nodes, plus those the cluster names in `GET /controllers` (read once, after the first login);
+// - the listed nodes, plus those the cluster names in `GET /controllers` (read once, after the first login)
+//   that pass the rule for credential destinations (destinations.ts): the others are skipped with a
+//   warning, and no request (so no password, session, JWT or client certificate) ever goes to them;
 // - a node that cannot serve (no connection, a timeout, 502/503/504: e.g. no leader during an election)
 //   is left for the next one, with a session of its own there (kept for moving back); once every node
 //   failed, the round starts again after a backoff, until the retry budget ends;
@@ -9,8 +11,9 @@
 // - after a move, a read of an object this process wrote on another node that answers 404 or an older
 //   version (`updatedAt`) is the new node lagging behind the leader: it is read again until the node
 //   caught up (bounded by the retry budget), so a refresh never reports a false drift.
-import { debug } from "../log";
+import { debug, warn } from "../log";
 import { type HttpClient, type HttpResponse, isTlsFailure, type RequestOptions } from "./client";
+import { shownUrl } from "./destinations";
 import type { EdgeSessionAuth } from "./edgeAuth";
 import { ApiError } from "./errors";
 import { backoffDelay, type RetryPolicy, sleep } from "./retry";
@@ -33,6 +36,8 @@ interface Written {
 
 /** The key of the management API in a controller's `apiAddresses`. */
 const MANAGEMENT_API = "edge-management";
+/** At most this many nodes (listed and discovered): a hostile `GET /controllers` cannot make thousands of pools. */
+export const MAX_CLUSTER_NODES = 16;
 
 export class EdgeCluster {
   readonly nodes: EdgeNode[];
@@ -46,6 +51,8 @@ export class EdgeCluster {
     private readonly retry: RetryPolicy,
     /** The management API's path below a controller address (`/edge/management/v1`). */
     private readonly basePath: string,
+    /** Why a discovered address may not receive credentials (destinations.ts), or undefined. */
+    private readonly destinationProblem: (url: string) => string | undefined,
   ) {
     this.nodes = urls.map(makeNode);
   }
@@ -118,8 +125,21 @@ export class EdgeCluster {
       });
       for (const url of managementUrls(res.body?.data, this.basePath)) {
         if (this.nodes.some((n) => n.url === url)) continue;
+        // The address is the server's text: quoted, so that it cannot forge a line of the log.
+        const shown = JSON.stringify(shownUrl(url));
+        const problem = this.destinationProblem(url);
+        if (problem) {
+          warn(`Edge cluster: GET /controllers lists ${shown}, not used: it ${problem}`);
+          continue;
+        }
+        if (this.nodes.length >= MAX_CLUSTER_NODES) {
+          warn(
+            `Edge cluster: GET /controllers lists more than ${MAX_CLUSTER_NODES} nodes, ${shown} and the rest are not used`,
+          );
+          break;
+        }
         this.nodes.push(this.makeNode(url));
-        debug(`Edge cluster: discovered ${url}`);
+        debug(`Edge cluster: discovered ${shown}`);
       }
     } catch (err) {
       debug(

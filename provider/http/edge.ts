@@ -4,6 +4,7 @@
 import {
   assertValidSettings,
   edgeUrlSettings,
+  flagSetting,
   pemSetting,
   type RawSettings,
   transportSettings,
@@ -11,6 +12,7 @@ import {
 } from "../config";
 import { type ErrorParser, HttpClient, type HttpResponse, type RequestOptions } from "./client";
 import { EdgeCluster, type EdgeNode } from "./cluster";
+import { credentialDestinationProblem } from "./destinations";
 import { EdgeSessionAuth } from "./edgeAuth";
 import { answerWithoutIdError, ProviderError } from "./errors";
 import { fetchJsonWith, jwtSource } from "./externalJwt";
@@ -74,7 +76,11 @@ export class EdgeClient {
       auth.send = (opts) => http.request(opts);
       return { url, http, auth };
     };
-    if (cluster) this.cluster = new EdgeCluster(urls, node, transport.retry, EDGE_BASE_PATH);
+    // A node the cluster names gets the credentials too: it follows the rule of the URL settings.
+    const allowPlainHttp = flagSetting(settings, "allowPlainHttp");
+    const destinationProblem = (url: string) => credentialDestinationProblem(url, allowPlainHttp);
+    if (cluster)
+      this.cluster = new EdgeCluster(urls, node, transport.retry, EDGE_BASE_PATH, destinationProblem);
     const first = this.cluster?.node ?? node(urls[0]);
     this.http = first.http;
     this.auth = first.auth;

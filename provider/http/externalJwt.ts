@@ -5,9 +5,10 @@
 // frontdoor:edgeJwtAudience), asked again at every login so that a renewal gets a fresh token.
 // Why a controller refused a token: jwtRefusal.ts.
 import * as fs from "node:fs";
-import { isLoopback, type RawSettings, transportSettings } from "../config";
+import { flagSetting, type RawSettings, transportSettings } from "../config";
 import { registerSecret } from "../redact";
 import { HttpClient, noAuth } from "./client";
+import { credentialDestinationProblem } from "./destinations";
 import { ProviderError } from "./errors";
 
 export interface JwtSource {
@@ -36,17 +37,7 @@ export function jwtSource(
     return {
       label: `frontdoor:edgeJwtFile (${file})`,
       renewable: true,
-      token: async () => {
-        let text: string;
-        try {
-          text = fs.readFileSync(file, "utf8").trim();
-        } catch (err) {
-          throw new ProviderError(`frontdoor:edgeJwtFile cannot be read: ${(err as Error).message}`);
-        }
-        registerSecret(text);
-        if (!text) throw new ProviderError(`frontdoor:edgeJwtFile (${file}) is empty`);
-        return text;
-      },
+      token: async () => readJwtFile(file),
     };
   }
   const audience = settings.edgeJwtAudience;
@@ -54,12 +45,51 @@ export function jwtSource(
   return {
     label: `the CI's OIDC token (ACTIONS_ID_TOKEN_REQUEST_URL, audience "${audience}")`,
     renewable: true,
-    token: () => githubOidcToken(audience, fetchJson, env),
+    token: () => githubOidcToken(audience, fetchJson, env, flagSetting(settings, "allowPlainHttp")),
   };
 }
 
+/** The most of frontdoor:edgeJwtFile that is read: a JWT is a few KiB (header, claims, one signature). */
+export const MAX_JWT_FILE_BYTES = 64 * 1024;
+
+/**
+ * The token in frontdoor:edgeJwtFile, read at most MAX_JWT_FILE_BYTES (+1, to tell a bigger file) so
+ * that a wrong path (a log, a disk image, /dev/zero) is refused at once instead of held in memory.
+ */
+function readJwtFile(file: string): string {
+  const buffer = Buffer.alloc(MAX_JWT_FILE_BYTES + 1);
+  let length = 0;
+  try {
+    const fd = fs.openSync(file, "r");
+    try {
+      while (length < buffer.length) {
+        const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+        if (read === 0) break;
+        length += read;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (err) {
+    throw new ProviderError(`frontdoor:edgeJwtFile cannot be read: ${(err as Error).message}`);
+  }
+  if (length > MAX_JWT_FILE_BYTES)
+    throw new ProviderError(
+      `frontdoor:edgeJwtFile (${file}) is larger than ${MAX_JWT_FILE_BYTES / 1024} KiB: not a JWT (is it the right file?)`,
+    );
+  const text = buffer.toString("utf8", 0, length).trim();
+  registerSecret(text);
+  if (!text) throw new ProviderError(`frontdoor:edgeJwtFile (${file}) is empty`);
+  return text;
+}
+
 /** GitHub Actions' token request: GET `<url>&audience=<aud>` with the request token, answer `{value}`. */
-async function githubOidcToken(audience: string, fetchJson: FetchJson, env: NodeJS.ProcessEnv) {
+async function githubOidcToken(
+  audience: string,
+  fetchJson: FetchJson,
+  env: NodeJS.ProcessEnv,
+  allowPlainHttp: boolean,
+) {
   const url = env.ACTIONS_ID_TOKEN_REQUEST_URL;
   const bearer = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
   if (!url || !bearer) {
@@ -69,16 +99,11 @@ async function githubOidcToken(audience: string, fetchJson: FetchJson, env: Node
     );
   }
   registerSecret(bearer);
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw new ProviderError("ACTIONS_ID_TOKEN_REQUEST_URL is not a URL");
-  }
-  // The request token travels in this request: never in clear beyond this machine.
-  if (target.protocol !== "https:" && !(target.protocol === "http:" && isLoopback(target.hostname))) {
-    throw new ProviderError("ACTIONS_ID_TOKEN_REQUEST_URL must be an https URL");
-  }
+  // The request token travels in this request: the rule of every credential destination (its query
+  // string is part of the URL GitHub gives).
+  const problem = credentialDestinationProblem(url, allowPlainHttp, false);
+  if (problem) throw new ProviderError(`ACTIONS_ID_TOKEN_REQUEST_URL ${problem}`);
+  const target = new URL(url);
   target.searchParams.set("audience", audience);
   const body = (await fetchJson(target.toString(), { authorization: `Bearer ${bearer}` })) as {
     value?: unknown;
@@ -141,16 +166,36 @@ export function decodeJwt(token: string): DecodedJwt | undefined {
   }
 }
 
-/** Why a token cannot be used now without asking anyone: not a JWT, expired, not yet valid. */
+/** Why a token cannot be used now without asking anyone: not a JWT, a time claim that is no time, expired, not yet valid. */
 export function localProblem(token: string, now = Date.now()): string | undefined {
   const jwt = decodeJwt(token);
   if (!jwt) return "it is not a JWT (three base64url parts: header, claims, signature)";
-  const { exp, nbf } = jwt.claims;
-  if (typeof exp === "number" && exp * 1000 <= now) {
+  const badTime = timeClaimProblem(jwt.claims);
+  if (badTime) return badTime;
+  const { exp, nbf } = jwt.claims as { exp?: number; nbf?: number };
+  if (exp !== undefined && exp * 1000 <= now) {
     return `it expired at ${new Date(exp * 1000).toISOString()} (${Math.round(now / 1000 - exp)} s ago)`;
   }
-  if (typeof nbf === "number" && nbf * 1000 > now) {
+  if (nbf !== undefined && nbf * 1000 > now) {
     return `it is not valid before ${new Date(nbf * 1000).toISOString()}`;
+  }
+  return undefined;
+}
+
+/** RFC 7519's time claims: NumericDate, seconds since 1970. */
+const TIME_CLAIMS = ["exp", "nbf", "iat"] as const;
+/** The seconds Date can show (±8.64e15 ms, ECMA-262's time range): beyond them a time has no date. */
+const MAX_NUMERIC_DATE = 8.64e12;
+
+/** A time claim that is not a finite number of seconds within Date's range (1e400 parses as Infinity). */
+function timeClaimProblem(claims: Record<string, unknown>): string | undefined {
+  for (const name of TIME_CLAIMS) {
+    const value = claims[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number")
+      return `its ${name} claim is a ${value === null ? "null" : typeof value}, not a time (RFC 7519: seconds since 1970)`;
+    if (!Number.isFinite(value) || Math.abs(value) > MAX_NUMERIC_DATE)
+      return `its ${name} claim (${value}) is not a time: seconds since 1970 within ±${MAX_NUMERIC_DATE} expected`;
   }
   return undefined;
 }
