@@ -186,7 +186,6 @@ export function zitiIdentitySetting(settings: RawSettings): ZitiIdentity | undef
   }
 }
 
-
 /**
  * Keys of the `frontdoor` namespace that are no setting (a misspelling is otherwise ignored without a
  * word), each with the nearest known key. `names` are without the `frontdoor:` prefix; the keys the

@@ -73,7 +73,6 @@ const flag = () =>
     BOOLEAN_WORDS.test(value) ? undefined : `must be true or false, got "${value}"`,
   ).transform((value) => TRUE_WORDS.test(value));
 
-
 /**
  * Why a service URL is refused, if it is: a base URL that credentials go to, so it follows the one rule
  * for where credentials may go (http/destinations.ts).
