@@ -71,6 +71,8 @@ function describe(server: MockServer, caFile?: string): string {
     FRONTDOOR_SEARCH_USERNAME: c.searchUsername,
     FRONTDOOR_SEARCH_PASSWORD: c.searchPassword,
     FRONTDOOR_MOCK_TOKEN: server.controlToken,
+    // Whoever started it through a wrapper (`npx` does not pass a `kill` on) stops this process by it.
+    FRONTDOOR_MOCK_PID: String(process.pid),
     ...(caFile ? { FRONTDOOR_CA_BUNDLE: caFile } : {}),
   };
   for (const [name, value] of Object.entries(env)) lines.push(`export ${name}=${value}`);

@@ -43,10 +43,19 @@ export interface ResourceDefinition<I extends Props = Props, O extends Props = P
   serverDefaults?: string[];
   /**
    * An object that expires: the output holding the expiry time (ISO 8601), what to call it in the
-   * warning programs print near expiry, the default warning window in days, and how to renew it
-   * (added to the warning once it expired).
+   * warning programs print near expiry, and how to renew it (added to the warning once it expired).
+   * Long-lived objects warn `warningDays` ahead (frontdoor:expiryWarningDays overrides); enrollments
+   * warn in their last `warningMinutes`, never in the run that issued them (`issuedAt`: the output
+   * holding when, where the state has it). The rules: provider/expiry.ts.
    */
-  expiry?: { at: string; what: string; warningDays: number; renewal?: string };
+  expiry?: {
+    at: string;
+    what: string;
+    warningDays?: number;
+    warningMinutes?: number;
+    issuedAt?: string;
+    renewal?: string;
+  };
   /** Outputs stored as secrets as a whole (their top-level key), beyond secret inputs. */
   secretOutputs?: string[];
   /**

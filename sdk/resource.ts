@@ -4,7 +4,7 @@
 // provider code beyond the tiny provider object: what the class needs at run time is generated data.
 import * as pulumi from "@pulumi/pulumi";
 import { dynamicProvider } from "../provider/dynamic";
-import { expiryWarning, warningWindowDays } from "../provider/expiry";
+import { expiryWarning } from "../provider/expiry";
 import { forbiddenKeyFailures } from "../provider/forbiddenKeys";
 import { programSettings } from "./settings";
 import { KINDS, type Kind, type KindInfo, type KindTypes } from "./types.generated";
@@ -107,6 +107,9 @@ export function resourceClass<K extends Kind>(kind: K): ResourceClass<K> {
   return FrontdoorResource as unknown as ResourceClass<K>;
 }
 
+/** When this program run started (the module loads as the program starts): see provider/expiry.ts. */
+const RUN_STARTED_AT = Date.now();
+
 /**
  * A warning at preview and up for an object near or past its expiry, attached to the resource. The
  * expiry comes from the state (known in preview for existing objects), judged by the program's clock.
@@ -118,17 +121,18 @@ function warnNearExpiry(
   expiry: NonNullable<KindInfo["expiry"]>,
 ): void {
   const setting = programSettings().expiryWarningDays;
-  const windowDays = warningWindowDays(setting, expiry.warningDays);
-  const expiresAt = (resource as unknown as Record<string, pulumi.Output<unknown>>)[expiry.at];
-  expiresAt.apply((at) => {
-    const message = expiryWarning(
-      `${kind} "${name}"`,
-      expiry.what,
-      at,
-      windowDays,
-      Date.now(),
-      expiry.renewal,
-    );
+  const outputs = resource as unknown as Record<string, pulumi.Output<unknown>>;
+  // Only outputs in the list: a plain `undefined` there leaves the whole list unknown at preview.
+  const facts = expiry.issuedAt ? [outputs[expiry.at], outputs[expiry.issuedAt]] : [outputs[expiry.at]];
+  pulumi.all(facts).apply(([expiresAt, issued]) => {
+    const message = expiryWarning(expiry, {
+      label: `${kind} "${name}"`,
+      expiresAt,
+      issuedAt: issued,
+      setting,
+      runStartedAt: RUN_STARTED_AT,
+      now: Date.now(),
+    });
     if (message) pulumi.log.warn(message, resource);
   });
 }

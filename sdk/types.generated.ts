@@ -1660,7 +1660,14 @@ export interface KindInfo {
   secretInputPaths: string[];
   secretOutputs: string[];
   lookupSecrets: string[];
-  expiry?: { at: string; what: string; warningDays: number; renewal?: string };
+  expiry?: {
+    at: string;
+    what: string;
+    warningDays?: number;
+    warningMinutes?: number;
+    issuedAt?: string;
+    renewal?: string;
+  };
 }
 
 export const KINDS = {
@@ -1669,11 +1676,11 @@ export const KINDS = {
   CertificateRequestToken: {"outputKeys":["frontdoorId","name","commonName","organization","organizationalUnit","rotateWhenExpired","token","expiresAt","status","daysUntilExpiry","createdAt","createdBy"],"secretInputPaths":[],"secretOutputs":["token"],"lookupSecrets":["token"],"expiry":{"at":"expiresAt","what":"token","warningDays":1}},
   CustomFrontend: {"outputKeys":["frontdoorId","hostname","authProviderIds","frontendId","waitForActive","readyTimeoutSeconds","status","domainName","dnsRecords"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},
   KeyPair: {"outputKeys":["commonName","organization","organizationalUnit","keySize","privateKeyPem","publicKeyPem","csrPem"],"secretInputPaths":[],"secretOutputs":["privateKeyPem"],"lookupSecrets":["privateKeyPem"]},
-  Identity: {"outputKeys":["name","type","isAdmin","authPolicyId","externalId","roleAttributes","defaultHostingCost","defaultHostingPrecedence","serviceHostingCosts","serviceHostingPrecedences","appData","tags","permissions","enrollment","reissueExpiredEnrollment","reEnrollmentTrigger","enrollmentMinutes","enrollmentId","enrollmentJwt","enrollmentToken","enrollmentExpiresAt","enrollmentDaysUntilExpiry","authenticators","isDefaultAdmin","hasApiSession","hasEdgeRouterConnection","isMfaEnabled","disabled","authPolicyName"],"secretInputPaths":[],"secretOutputs":["enrollmentJwt","enrollmentToken"],"lookupSecrets":["enrollmentJwt","enrollmentToken"],"expiry":{"at":"enrollmentExpiresAt","what":"enrollment","warningDays":1,"renewal":"re-issue it in place with reissueExpiredEnrollment: true or a new reEnrollmentTrigger"}},
+  Identity: {"outputKeys":["name","type","isAdmin","authPolicyId","externalId","roleAttributes","defaultHostingCost","defaultHostingPrecedence","serviceHostingCosts","serviceHostingPrecedences","appData","tags","permissions","enrollment","reissueExpiredEnrollment","reEnrollmentTrigger","enrollmentMinutes","enrollmentId","enrollmentJwt","enrollmentToken","enrollmentExpiresAt","enrollmentDaysUntilExpiry","authenticators","isDefaultAdmin","hasApiSession","hasEdgeRouterConnection","isMfaEnabled","disabled","authPolicyName"],"secretInputPaths":[],"secretOutputs":["enrollmentJwt","enrollmentToken"],"lookupSecrets":["enrollmentJwt","enrollmentToken"],"expiry":{"at":"enrollmentExpiresAt","what":"enrollment","warningMinutes":60,"renewal":"re-issue it in place with reissueExpiredEnrollment: true or a new reEnrollmentTrigger"}},
   AuthPolicy: {"outputKeys":["name","primary","secondary","tags"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},
   EdgeRouterPolicy: {"outputKeys":["name","semantic","edgeRouterRoles","identityRoles","tags","edgeRouterRolesDisplay","identityRolesDisplay","isSystem"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},
   Ca: {"outputKeys":["name","certPem","isAuthEnabled","isAutoCaEnrollmentEnabled","isOttCaEnrollmentEnabled","identityRoles","identityNameFormat","externalIdClaim","tags","privateKeyPem","fingerprint","isVerified","verificationToken"],"secretInputPaths":["privateKeyPem"],"secretOutputs":["verificationToken","privateKeyPem"],"lookupSecrets":["verificationToken","privateKeyPem"]},
-  EdgeRouter: {"outputKeys":["name","roleAttributes","isTunnelerEnabled","cost","noTraversal","disabled","appData","tags","reEnrollmentTrigger","enrollmentJwt","enrollmentToken","enrollmentCreatedAt","enrollmentExpiresAt","isVerified","isOnline","fingerprint","syncStatus"],"secretInputPaths":[],"secretOutputs":["enrollmentJwt","enrollmentToken"],"lookupSecrets":["enrollmentJwt","enrollmentToken"],"expiry":{"at":"enrollmentExpiresAt","what":"enrollment","warningDays":1}},
+  EdgeRouter: {"outputKeys":["name","roleAttributes","isTunnelerEnabled","cost","noTraversal","disabled","appData","tags","reEnrollmentTrigger","enrollmentJwt","enrollmentToken","enrollmentCreatedAt","enrollmentExpiresAt","isVerified","isOnline","fingerprint","syncStatus"],"secretInputPaths":[],"secretOutputs":["enrollmentJwt","enrollmentToken"],"lookupSecrets":["enrollmentJwt","enrollmentToken"],"expiry":{"at":"enrollmentExpiresAt","what":"enrollment","warningMinutes":60,"issuedAt":"enrollmentCreatedAt","renewal":"issue a new one in place with a new reEnrollmentTrigger"}},
   ExternalJwtSigner: {"outputKeys":["name","issuer","audience","jwksEndpoint","certPem","kid","claimsProperty","useExternalId","enabled","externalAuthUrl","clientId","scopes","targetToken","tags","fingerprint","commonName","notBefore","notAfter"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},
   PostureCheck: {"outputKeys":["name","roleAttributes","tags","typeId","operatingSystems","domains","macAddresses","process","semantic","processes","timeoutSeconds","promptOnWake","promptOnUnlock","ignoreLegacyEndpoints","version"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},
   ConfigType: {"outputKeys":["name","schema","target","tags"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},

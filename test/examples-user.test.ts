@@ -8,17 +8,16 @@
 // example names its objects with its own prefix). The examples run side by side, a few at a time.
 // examples/gitops runs as its workflows run it, in test/gitops-workflows.test.ts.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { type MockServer, startMockServer } from "../mock/server";
 import { cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { requirePeers } from "./peers/index";
 import { EXAMPLES } from "./support/examples";
 import { useNativeSdks } from "./support/fixtures";
+import { npmInstall } from "./support/npmRetry";
 import { makeUserKit, type UserKit, useGoSdk } from "./support/userKit";
 import { USER_PULUMI_VERSION } from "./support/userProject";
 
@@ -185,10 +184,7 @@ describe("every example as a user's project, outside the repository, with the re
   /** Installs the example's packages into its copy, as its README says. */
   async function install(spec: ExampleSpec, project: string): Promise<void> {
     const npm = (...args: string[]) =>
-      promisify(execFile)("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...args], {
-        cwd: project,
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      npmInstall(["install", "--no-audit", "--no-fund", ...args], { cwd: project });
     if (spec.install === "npm package")
       await npm(kit.packageTarball, `@pulumi/pulumi@${USER_PULUMI_VERSION}`);
     else if (spec.install === "plugin + Node.js SDK")

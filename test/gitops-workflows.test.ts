@@ -12,18 +12,17 @@
 // gets a token from a GitHub-style token endpoint on loopback (test/support/jwtIssuer.ts), signed
 // with a key whose JWKS the controller (and the mock) fetch; no password is among the repository's secrets.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { type MockServer, startMockServer } from "../mock/server";
 import { type CliStack, cliStack } from "./peers/cli";
 import { type RealController, startController } from "./peers/controller";
 import { PEERS_BIN, requirePeers } from "./peers/index";
 import { EXAMPLES } from "./support/examples";
 import { type JwtIssuer, startJwtIssuer } from "./support/jwtIssuer";
+import { npmInstall } from "./support/npmRetry";
 import { policyHostBin } from "./support/policyPack";
 import { packPackage } from "./support/userProject";
 import { type JobResult, runWorkflow } from "./support/workflows";
@@ -110,11 +109,9 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     assert.notEqual(edited, original, "Pulumi.prod.yaml has no frontdoor:apiUrl / frontdoorId to set");
     fs.writeFileSync(settings, edited);
     fs.copyFileSync(tarball, path.join(program, "vendor", path.basename(tarball)));
-    await promisify(execFile)(
-      "npm",
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", `./vendor/${path.basename(tarball)}`],
-      { cwd: program, maxBuffer: 64 * 1024 * 1024 },
-    );
+    await npmInstall(["install", "--no-audit", "--no-fund", `./vendor/${path.basename(tarball)}`], {
+      cwd: program,
+    });
     assert.ok(fs.existsSync(path.join(program, "package-lock.json")), "npm install wrote no lockfile");
 
     const env: NodeJS.ProcessEnv = {
@@ -181,16 +178,11 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
         .replace(/^(\s*frontdoor-controller-setup:repository:).*$/m, `$1 ${REPOSITORY}`)
         .replace(/^(\s*frontdoor-controller-setup:audience:).*$/m, `$1 ${JWT_AUDIENCE}`),
     );
-    await promisify(execFile)(
-      "npm",
-      [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-        `../frontdoor/vendor/${path.basename(tarball)}`,
-      ],
-      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+    await npmInstall(
+      ["install", "--no-audit", "--no-fund", `../frontdoor/vendor/${path.basename(tarball)}`],
+      {
+        cwd: dir,
+      },
     );
     const { "frontdoor:edgePassword": password, ...config } = admin;
     const stack = await cliStack(dir, {

@@ -469,6 +469,7 @@ describe("mock server CLI", () => {
     assert.ok(output.includes(`export FRONTDOOR_TOKEN_URL=${url}/oauth2/token\n`));
     const token = /^export FRONTDOOR_MOCK_TOKEN=([0-9a-f]{32,})$/m.exec(output)?.[1];
     assert.ok(token, output);
+    assert.ok(output.includes(`export FRONTDOOR_MOCK_PID=${child.pid}\n`), "its own pid, to stop it by");
     assert.equal((await fetch(`${url}/__mock/credentials`)).status, 401);
     const credentials = (await (
       await fetch(`${url}/__mock/credentials`, { headers: controlHeaders(token) })

@@ -20,6 +20,7 @@ import { promisify } from "node:util";
 import { REPO_ROOT } from "./peers";
 import { type Registry, registryInstalled, startRegistry } from "./peers/registry";
 import { tempDir, useNativeSdks } from "./support/fixtures";
+import { npmInstall } from "./support/npmRetry";
 import { skipBecause } from "./support/skip";
 import { USER_PULUMI_VERSION } from "./support/userProject";
 
@@ -137,22 +138,18 @@ describe("a release installed from registries, as a user installs it", function 
         JSON.stringify({ name: "my-infra", private: true }),
       );
       // What the README's Install section tells a user to type, against this registry.
-      await run(
-        "npm",
+      await npmInstall(
         [
           "install",
           "--no-audit",
           "--no-fund",
-          "--prefer-offline",
           "pulumi-frontdoor",
           "pulumi-frontdoor-native",
           `@pulumi/pulumi@${USER_PULUMI_VERSION}`,
           ...userConfig(),
         ],
-        { cwd: project, maxBuffer: BIG, env: userEnv() },
-      ).catch((error) => {
-        throw new Error(`npm install by name failed:\n${error.stdout}\n${error.stderr}`);
-      });
+        { cwd: project, env: userEnv() },
+      );
     });
 
     it("installs the released bytes from the registry: the lockfile names its tarballs and their integrity", () => {

@@ -4,6 +4,7 @@
 // POST /edge-routers/{id}/re-enroll, when `reEnrollmentTrigger` changes: never automatically,
 // because re-enrolling revokes the certificate of a router that already enrolled.
 import { z } from "zod";
+import { ENROLLMENT_WARNING_MINUTES } from "../expiry";
 import type { EdgeObject } from "../http/edge";
 import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, sameValue } from "../resource";
@@ -117,7 +118,13 @@ export const edgeRouter = {
   outputs: EdgeRouterOutputs,
   setProperties: ["roleAttributes"],
   secretOutputs: ["enrollmentJwt", "enrollmentToken"],
-  expiry: { at: "enrollmentExpiresAt", what: "enrollment", warningDays: 1 },
+  expiry: {
+    at: "enrollmentExpiresAt",
+    what: "enrollment",
+    warningMinutes: ENROLLMENT_WARNING_MINUTES,
+    issuedAt: "enrollmentCreatedAt",
+    renewal: "issue a new one in place with a new reEnrollmentTrigger",
+  },
   create,
   update,
   ...collectionOperations(collection, outputs),

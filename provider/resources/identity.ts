@@ -5,6 +5,7 @@
 // Enrollments are re-issued without replacing the identity: opt-in when the pending one expired
 // (`reissueExpiredEnrollment`, decided at `up`, never at refresh), or on demand (`reEnrollmentTrigger`).
 import { z } from "zod";
+import { ENROLLMENT_WARNING_MINUTES } from "../expiry";
 import type { EdgeObject } from "../http/edge";
 import { warn } from "../log";
 import { registerSecret } from "../redact";
@@ -371,7 +372,7 @@ export const identity = {
   expiry: {
     at: "enrollmentExpiresAt",
     what: "enrollment",
-    warningDays: 1,
+    warningMinutes: ENROLLMENT_WARNING_MINUTES,
     renewal: "re-issue it in place with reissueExpiredEnrollment: true or a new reEnrollmentTrigger",
   },
   replaceOnChanges: ["enrollment"],

@@ -1,10 +1,10 @@
 // The policy pack (policy/) for tests that run it through the real CLI: its own node_modules
 // (@pulumi/policy and @pulumi/pulumi, from its lockfile) installed once, and its rules built
 // (bin/provider/policy, by `npm run build`), as a user's checkout or installed package has them.
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../peers/index";
+import { npmInstallSync } from "./npmRetry";
 
 export const POLICY_PACK = path.join(REPO_ROOT, "policy");
 
@@ -15,7 +15,7 @@ export function installPolicyPack(): void {
   const lock = path.join(POLICY_PACK, "package-lock.json");
   const installed = path.join(POLICY_PACK, "node_modules", ".package-lock.json");
   if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) return;
-  execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: POLICY_PACK, stdio: "inherit" });
+  npmInstallSync(["ci", "--no-audit", "--no-fund"], { cwd: POLICY_PACK });
 }
 
 /**

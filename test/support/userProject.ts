@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../peers";
+import { npmInstall } from "./npmRetry";
 
 const run = promisify(execFile);
 const BIG = 64 * 1024 * 1024;
@@ -105,10 +106,5 @@ export async function createUserProject(dir: string, options: UserProjectOptions
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   }
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...options.install], {
-    cwd: dir,
-    maxBuffer: BIG,
-  }).catch((error) => {
-    throw new Error(`npm install in ${dir} failed:\n${error.stdout}${error.stderr}`);
-  });
+  await npmInstall(["install", "--no-audit", "--no-fund", ...options.install], { cwd: dir });
 }

@@ -19,6 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { collectOutput } from "../../harness/output";
 import { REPO_ROOT } from "../peers/index";
+import { withNpmRetry } from "./npmRetry";
 
 const yaml: { load(text: string): any } = require("js-yaml");
 
@@ -216,7 +217,8 @@ async function runStep(
       throw new Error(`shell ${step.shell} is not supported`);
     const cwd = path.resolve(workspace, step["working-directory"] ?? ".");
     const script = substitute(String(step.run), context);
-    return run("bash", ["--noprofile", "--norc", "-e", "-c", script], cwd, env);
+    // A step's own `npm ci` retried on a registry's transient miss, as a re-run of the job would.
+    return run("bash", ["--noprofile", "--norc", "-e", "-c", script], cwd, withNpmRetry(env));
   }
   const uses = String(step.uses ?? "");
   const action = uses.replace(/@.*$/, "");
