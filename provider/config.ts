@@ -179,6 +179,13 @@ export const CONFIG_KEYS = [
       "Allow `http://` URLs to hosts other than loopback (default false): tokens and passwords would travel in clear.",
   },
   {
+    key: "offlinePreview",
+    env: ["FRONTDOOR_OFFLINE_PREVIEW"],
+    description:
+      "Preview checks only that the settings are present, not that the credentials work online (for previews " +
+      "that must not reach the network)",
+  },
+  {
     key: "debug",
     env: ["FRONTDOOR_DEBUG"],
     description: "Log every request, retry and renewal to stderr (secrets redacted).",
@@ -358,6 +365,7 @@ const SETTING_CHECKS: Partial<Record<ConfigName, SettingCheck>> = {
   retryTimeoutSeconds: positiveNumber,
   requestTimeoutSeconds: positiveNumber,
   allowPlainHttp: flag,
+  offlinePreview: flag,
   debug: flag,
 };
 
