@@ -310,7 +310,10 @@ describe("HTTP client: refused connections", function () {
       err.serverMessage,
       `connect ECONNREFUSED 127.0.0.1:${port} (http://127.0.0.1:${port} cannot be reached: check the address in the settings, and that the server is running)`,
     );
-    assert.match(out, new RegExp(`POST /things: connect ECONNREFUSED 127.0.0.1:${port} .*; retry 1 in \\d+ ms`));
+    assert.match(
+      out,
+      new RegExp(`POST /things: connect ECONNREFUSED 127.0.0.1:${port} .*; retry 1 in \\d+ ms`),
+    );
     assert.match(out, /; retry 2 in /);
     assert.doesNotMatch(out, /; retry 3 in /, "3 attempts in all");
   });
