@@ -115,8 +115,8 @@ async function main(argv: string[]): Promise<number> {
     if (hostLog && !opts.debug) await write(process.stderr, `\ndynamic-provider host output:\n${hostLog}`);
   } else if (!opts.debug) {
     // The Pulumi CLI shows what a provider writes to stderr: the provider's warnings (e.g. an object
-    // adopted instead of created) reach the user of a run that succeeded, too.
-    const warnings = hostLog.split("\n").filter((line) => line.includes("] warning: "));
+    // adopted instead of created) and progress lines (a long wait) reach the user of a run that succeeded, too.
+    const warnings = hostLog.split("\n").filter((line) => /\] (warning|waiting): /.test(line));
     if (warnings.length) await write(process.stderr, `${warnings.join("\n")}\n`);
   }
   return report.ok ? 0 : 1;

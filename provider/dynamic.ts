@@ -22,7 +22,7 @@ export function providerFor(kind: string) {
   const engine = (): Engine => require("./engine");
   return {
     configure: (req: { config: HostConfig }) => engine().configure(req.config),
-    check: (olds: Props, news: Props) => engine().check(kind, olds, news),
+    check: (olds: Props, news: Props) => engine().checkOnline(kind, olds, news),
     diff: (id: string, olds: Props, news: Props) => engine().diff(kind, id, olds, news),
     create: (inputs: Props) => engine().create(kind, inputs),
     read: (id: string, props: Props) => engine().read(kind, id, props),

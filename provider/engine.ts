@@ -16,6 +16,7 @@ import { ApiError, PartialFailureError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
 import { backoffDelay, sleep } from "./http/retry";
 import { debug, setDebug, warn } from "./log";
+import { proveAccess } from "./preflight";
 import { redact } from "./redact";
 import {
   type CheckFailure,
@@ -98,6 +99,19 @@ export async function check(kind: string, olds: Props, news: Props) {
     inputs,
     failures: settingFailures.length ? [...settingFailures, ...failures] : failures,
   };
+}
+
+/**
+ * The hosts' check (the dynamic host's and the plugin's): `check`, then, when the inputs and settings
+ * are valid, the proof that the credentials work (preflight.ts, once per process) before anything is
+ * planned, failing as `up` would. Bad input fails without any request.
+ */
+export async function checkOnline(kind: string, olds: Props, news: Props) {
+  const result = await check(kind, olds, news);
+  if (result.failures.length > 0) return result;
+  const def = resourceDefinition(kind);
+  await proveAccess(context(), def, result.inputs.frontdoorId, `${def.kind}${describeName(result.inputs)}`);
+  return result;
 }
 
 let checkedSettings:

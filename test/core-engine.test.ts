@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import { debugging, restoreDebug } from "../provider/log";
+import { UNKNOWN } from "../provider/resource";
 import { markHeld } from "../provider/resources/operations";
 import { configureFor, engine, mockConfig } from "./support/engine";
 import { useMock } from "./support/fixtures";
@@ -250,5 +251,122 @@ describe("engine: adoption, import ids, errors (mock on 127.0.0.1)", function ()
       "the configured frontdoor is the default",
     );
     assert.deepEqual(mock.log, [], "check sends nothing");
+  });
+});
+
+// The hosts' check (engine.checkOnline, provider/preflight.ts): before anything is planned, one login
+// and one read-only request per process and API prove the credentials `up` needs, failing with the
+// server's answer as `up` gets it (the mock's answers: 401 for an unknown token, 403 for a frontdoor the
+// token has no access to, the Edge login's 401). Each test configures settings of its own (a distinct
+// requestTimeoutSeconds), so it gets new clients and a proof of its own.
+describe("engine: the hosts' check proves the credentials online (mock on 127.0.0.1)", function () {
+  this.timeout(60_000);
+  const mock = useMock();
+  let round = 0;
+  const configured = async (overrides: Record<string, string> = {}) => {
+    round++;
+    await configureFor({
+      ...mockConfig(mock),
+      "frontdoor:requestTimeoutSeconds": `${30 + round}`,
+      ...overrides,
+    });
+    mock.clearLog();
+  };
+  const provider = (name: string) => ({
+    name,
+    type: "OIDC",
+    data: {
+      issuer: "https://login.example.com",
+      client_id: "frontdoor",
+      client_secret: "preflight-secret-1",
+    },
+  });
+  const identity = (name: string) => ({ name, type: "Device", isAdmin: false });
+  const sent = () => mock.log.map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ""} ${e.status}`);
+  const rejection = (work: Promise<unknown>) =>
+    work.then(
+      () => assert.fail("expected the check to fail"),
+      (err: unknown) => err as ApiError,
+    );
+
+  it("good settings: one read per frontdoor and one login and one read for the Edge API, for any number of checks", async () => {
+    await configured();
+    const fd = mock.credentials.frontdoorId;
+    for (const name of ["p-1", "p-2", "p-3"]) {
+      const result = await engine.checkOnline(KIND, {}, provider(name));
+      assert.deepEqual(result.failures, []);
+    }
+    for (const name of ["i-1", "i-2"]) await engine.checkOnline("Identity", {}, identity(name));
+    assert.deepEqual(sent(), [
+      `GET /frontdoor/${fd}/auth-providers?page=0&size=1 200`,
+      "POST /edge/management/v1/authenticate?method=password 200",
+      "GET /edge/management/v1/auth-policies?limit=1 200",
+    ]);
+    // The login is the session the creates of `up` go on with: no second login.
+    await engine.create("Identity", (await engine.check("Identity", {}, identity("i-made"))).inputs);
+    assert.equal(sent().filter((r) => r.includes("/authenticate")).length, 1);
+  });
+
+  it("a wrong token fails the check with the server's answer, as the create of `up` fails; every later check alike", async () => {
+    await configured({ "frontdoor:token": "not-the-token-0000" });
+    const err = await rejection(engine.checkOnline(KIND, {}, provider("p-bad")));
+    assert.ok(err instanceof ApiError, String(err));
+    assert.equal(err.status, 401);
+    assert.equal(
+      err.message,
+      `AuthProvider "p-bad": GET /frontdoor/${mock.credentials.frontdoorId}/auth-providers failed (HTTP 401 unauthorized): invalid access token`,
+    );
+    const again = await rejection(engine.checkOnline(KIND, {}, provider("p-bad-2")));
+    assert.equal(again, err, "the same proof: one request, not one per resource");
+    assert.equal(sent().length, 1);
+    const up = await rejection(engine.create(KIND, (await engine.check(KIND, {}, provider("p-bad"))).inputs));
+    assert.equal(up.status, err.status);
+    assert.equal(up.serverMessage, err.serverMessage);
+  });
+
+  it("a frontdoor the token cannot reach fails the check (403), each frontdoor proved once", async () => {
+    await configured();
+    const other = mock.credentials.otherFrontdoorId;
+    const err = await rejection(engine.checkOnline(KIND, {}, { ...provider("p-other"), frontdoorId: other }));
+    assert.equal(err.status, 403);
+    assert.match(
+      err.message,
+      new RegExp(
+        `GET /frontdoor/${other}/auth-providers failed \\(HTTP 403 not_found\\): frontdoor ${other} not found`,
+      ),
+    );
+    assert.deepEqual((await engine.checkOnline(KIND, {}, provider("p-mine"))).failures, []);
+    assert.equal(sent().length, 2, "one read for each frontdoor");
+  });
+
+  it("a wrong Edge password fails the check with the login's answer, as `up` does", async () => {
+    await configured({ "frontdoor:edgePassword": "not-the-password" });
+    const err = await rejection(engine.checkOnline("Identity", {}, identity("i-bad")));
+    assert.ok(err instanceof ApiError, String(err));
+    assert.equal(err.status, 401);
+    assert.match(
+      err.message,
+      /^Edge authentication \(method=password\): POST \/authenticate failed \(HTTP 401/,
+    );
+    assert.deepEqual(sent(), ["POST /edge/management/v1/authenticate?method=password 401"]);
+    const up = await rejection(
+      engine.create("Identity", (await engine.check("Identity", {}, identity("i-bad"))).inputs),
+    );
+    assert.equal(up.message, err.message);
+  });
+
+  it("no request: with bad input, with bad settings, with frontdoor:offlinePreview, for a frontdoor id not known yet", async () => {
+    await configured({ "frontdoor:token": "not-the-token-0000" });
+    const bad = await engine.checkOnline(KIND, {}, { name: "", type: "OIDC", data: {} });
+    assert.ok(bad.failures.length > 0);
+    const unknown = await engine.checkOnline(KIND, {}, { ...provider("p-later"), frontdoorId: UNKNOWN });
+    assert.deepEqual(unknown.failures, []);
+    await configured({ "frontdoor:token": "not-the-token-0000", "frontdoor:maxRetries": "-1" });
+    const settings = await engine.checkOnline(KIND, {}, provider("p-settings"));
+    assert.equal(settings.failures[0].property, "frontdoor:maxRetries");
+    await configured({ "frontdoor:token": "not-the-token-0000", "frontdoor:offlinePreview": "true" });
+    assert.deepEqual((await engine.checkOnline(KIND, {}, provider("p-offline"))).failures, []);
+    assert.deepEqual((await engine.checkOnline("Identity", {}, identity("i-offline"))).failures, []);
+    assert.deepEqual(mock.log, []);
   });
 });

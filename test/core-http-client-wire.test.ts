@@ -10,7 +10,7 @@ import { createRootCa, issueServerCertificate } from "../mock/pki";
 import { type AuthScheme, HttpClient, type HttpClientOptions, noAuth } from "../provider/http/client";
 import { ApiError, ProviderError } from "../provider/http/errors";
 import type { RetryPolicy } from "../provider/http/retry";
-import { debugging, restoreDebug, setDebug } from "../provider/log";
+import { debugging, type LogSink, resetProgress, restoreDebug, setDebug, setLogSink } from "../provider/log";
 import {
   closedPort,
   fullBacklogPort,
@@ -308,10 +308,123 @@ describe("HTTP client: refused connections", function () {
     assert.equal(err.status, 0);
     assert.equal(err.code, "ECONNREFUSED");
     assert.equal(err.ambiguous, false);
-    assert.equal(err.serverMessage, `connect ECONNREFUSED 127.0.0.1:${port}`);
-    assert.match(out, new RegExp(`POST /things: connect ECONNREFUSED 127.0.0.1:${port}; retry 1 in \\d+ ms`));
+    assert.equal(
+      err.serverMessage,
+      `connect ECONNREFUSED 127.0.0.1:${port} (http://127.0.0.1:${port} cannot be reached: check the address in the settings, and that the server is running)`,
+    );
+    assert.match(
+      out,
+      new RegExp(`POST /things: connect ECONNREFUSED 127.0.0.1:${port} .*; retry 1 in \\d+ ms`),
+    );
     assert.match(out, /; retry 2 in /);
     assert.doesNotMatch(out, /; retry 3 in /, "3 attempts in all");
+  });
+});
+
+/** Runs `work` with the log's lines (warnings, progress) captured, and returns them. */
+async function logLines(work: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const sink: LogSink = (_severity, _message, line) => lines.push(line);
+  resetProgress();
+  setLogSink(sink);
+  try {
+    await work();
+  } finally {
+    setLogSink(undefined);
+  }
+  return lines;
+}
+
+describe("HTTP client: no silent minute (refused connections at first contact, progress lines)", function () {
+  this.timeout(60_000);
+  // No count limit and a long time budget: what ends the retries below is the rule under test.
+  const PATIENT: RetryPolicy = {
+    maxAttempts: Number.POSITIVE_INFINITY,
+    maxElapsedMs: 60_000,
+    baseDelayMs: 50,
+    maxDelayMs: 200,
+  };
+
+  it("a refused connection before the server ever answered: a few tries in about a second, naming the address", async () => {
+    const port = await closedPort();
+    const c = clientFor(`http://127.0.0.1:${port}`, { retry: PATIENT });
+    const started = Date.now();
+    let err: unknown;
+    const out = await debugOutput(async () => {
+      err = await failure(c.request({ method: "GET", path: "/login" }));
+    });
+    const took = Date.now() - started;
+    await c.close();
+    assert.ok(err instanceof ApiError && err.code === "ECONNREFUSED", String(err));
+    assert.match(
+      err.message,
+      new RegExp(`http://127\\.0\\.0\\.1:${port} cannot be reached: check the address`),
+    );
+    const tries = (out.match(/; retry \d+ in /g) ?? []).length + 1;
+    assert.ok(tries >= 3, `a few tries, not one: ${tries}\n${out}`);
+    // Well under the 60 s budget: the first-contact rule ended it (about 1 s, with scheduling slack).
+    assert.ok(took >= 900 && took < 10_000, `took ${took} ms`);
+  });
+
+  it("an unknown host (.invalid, RFC 6761) before any answer: the same quick failure, naming the address", async () => {
+    const c = clientFor("http://frontdoor-test.invalid:8443", { retry: PATIENT });
+    const started = Date.now();
+    const err = await failure(c.request({ method: "GET", path: "/x" }));
+    await c.close();
+    assert.ok(err instanceof ApiError && err.code === "ENOTFOUND", String(err));
+    assert.equal(err.ambiguous, false);
+    assert.match(err.message, /http:\/\/frontdoor-test\.invalid:8443 cannot be reached/);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it("once the server has answered, a refused connection is an outage: retried for the whole budget, with a progress line", async () => {
+    const server = await startScriptedServer();
+    const c = clientFor(server.url, {
+      retry: { ...PATIENT, maxElapsedMs: 4_000, baseDelayMs: 200, maxDelayMs: 1_000 },
+    });
+    try {
+      assert.equal((await c.request({ method: "GET", path: "/first" })).status, 200);
+      await server.close();
+      const started = Date.now();
+      let err: unknown;
+      const lines = await logLines(async () => {
+        err = await failure(c.request({ method: "GET", path: "/again", resource: 'Thing "t"' }));
+      });
+      const took = Date.now() - started;
+      assert.ok(err instanceof ApiError && err.code === "ECONNREFUSED", String(err));
+      assert.doesNotMatch(err.message, /cannot be reached/, "not a wrong address: it answered before");
+      assert.ok(took >= 3_900, `retried until the budget ended: ${took} ms`);
+      // One line (at most one every 5 s), naming the resource, what it waits for, the attempt, the time left.
+      assert.equal(lines.length, 1, lines.join("\n"));
+      assert.match(
+        lines[0],
+        /^\[frontdoor\] waiting: Thing "t": GET \/again: no answer \(ECONNREFUSED\); attempt \d+ in \d\.\d s \(retrying for up to [1-4] s more, frontdoor:retryTimeoutSeconds\)$/,
+      );
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a 503 whose Retry-After makes the wait long prints one progress line; a short wait prints none", async () => {
+    const server = await startScriptedServer();
+    const c = clientFor(server.url, { retry: { ...FAST, maxDelayMs: 10_000 } });
+    try {
+      server.script.push({ status: 503, headers: { "retry-after": "0" }, body: "busy" });
+      const quiet = await logLines(() => c.request({ method: "GET", path: "/quick" }));
+      assert.deepEqual(quiet, []);
+      server.script.push({ status: 503, headers: { "retry-after": "3" }, body: "busy" });
+      const lines = await logLines(() => c.request({ method: "GET", path: "/busy", resource: 'Thing "b"' }));
+      assert.deepEqual(lines, [
+        '[frontdoor] waiting: Thing "b": GET /busy: HTTP 503; attempt 2 of 5 in 3.0 s (retrying for up to 60 s more, frontdoor:retryTimeoutSeconds)',
+      ]);
+      assert.deepEqual(
+        server.seen.map((r) => r.url),
+        ["/quick", "/quick", "/busy", "/busy"],
+      );
+    } finally {
+      await c.close();
+      await server.close();
+    }
   });
 });
 

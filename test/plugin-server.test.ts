@@ -131,7 +131,7 @@ describe("Provider plugin over gRPC, served in process (mock server)", function 
     assert.deepEqual(res.getReplacesList(), []);
   });
 
-  it("accepts secrets and previews, then checks inputs without a request, keeping secrets marked", async () => {
+  it("accepts secrets and previews, then checks bad inputs without a request, valid ones with the credentials' proof, keeping secrets marked", async () => {
     const res = await configure(mockSettings());
     assert.equal(res.getAcceptsecrets(), true);
     assert.equal(res.getSupportspreview(), true);
@@ -142,6 +142,7 @@ describe("Provider plugin over gRPC, served in process (mock server)", function 
       bad.getFailuresList().every((f) => f.getProperty().startsWith("data")),
       "failures name data.*",
     );
+    assert.equal(mock.log.length, 0, "bad input: no request");
     const good = await check("AuthProvider", "sso", ssoInputs("plugin-sso"));
     assert.deepEqual(good.getFailuresList(), []);
     const inputs = js(good.getInputs());
@@ -151,7 +152,12 @@ describe("Provider plugin over gRPC, served in process (mock server)", function 
       mock.credentials.frontdoorId,
       "frontdoorId defaults from the configuration",
     );
-    assert.deepEqual(mock.log, []);
+    // Valid input: the one read that proves the token and the frontdoor (provider/preflight.ts), once.
+    await check("AuthProvider", "sso-2", ssoInputs("plugin-sso-2"));
+    assert.deepEqual(
+      mock.log.map((e) => `${e.method} ${e.path}?${e.query} ${e.status}`),
+      [`GET /frontdoor/${mock.credentials.frontdoorId}/auth-providers?page=0&size=1 200`],
+    );
   });
 
   let id = "";

@@ -6,7 +6,7 @@
 // mechanism and differ only in how they sign requests.
 import { createSecureContext, rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
-import { debug, debugging } from "../log";
+import { debug, debugging, progress } from "../log";
 import { ApiError, clockSkewHint, ProviderError } from "./errors";
 import {
   backoffDelay,
@@ -46,6 +46,16 @@ function tlsConnectOptions(tls: TlsOptions): object {
     return options;
   }
 }
+
+/**
+ * Before a server has answered a client once, a refused connection or an unknown host is a wrong address
+ * (a setting), not an outage: it is tried for about this long, not for the whole retry budget. Once the
+ * server has answered, the same error is a restart or an outage and is retried as before.
+ */
+export const UNREACHABLE_AT_FIRST_MS = 1_000;
+
+/** A wait of a request that would end this long after its first attempt prints a progress line (log.ts). */
+export const PROGRESS_AFTER_MS = 3_000;
 
 export interface HttpClientOptions {
   /** e.g. `https://gateway.example.com`; request paths are appended. */
@@ -110,6 +120,8 @@ export class HttpClient {
   private readonly basePath: string;
   /** Scheme, host and port of the base URL: with basePath, what error messages show as the URL requested. */
   private readonly origin: string;
+  /** Whether the server has answered this client (any status): until then, a refused connection is a wrong address. */
+  answered = false;
 
   constructor(
     readonly options: HttpClientOptions,
@@ -147,14 +159,25 @@ export class HttpClient {
       } catch (err) {
         // Failing to obtain credentials (e.g. a refused OAuth grant) is not a network problem.
         if (err instanceof ApiError || err instanceof ProviderError) throw err;
-        const error = this.networkError(opts, resource, err);
+        const unreachable = !this.answered && isUnreachable(err);
+        const error = this.networkError(opts, resource, err, unreachable);
         // A POST that may have reached the server is not retried blindly: the caller decides
         // (look the object up and adopt it, or report what exists).
         if (error.ambiguous && opts.method === "POST" && !opts.idempotent) throw error;
         // A certificate that does not verify will not verify on the next attempt either.
-        if (isTlsFailure(err) || this.options.failFast || !this.mayRetry(attempt, started)) throw error;
+        const budgetMs = unreachable ? UNREACHABLE_AT_FIRST_MS : this.retry.maxElapsedMs;
+        if (isTlsFailure(err) || this.options.failFast || !this.mayRetry(attempt, started, budgetMs))
+          throw error;
         const delay = backoffDelay(this.retry, attempt);
         debug(`${opts.method} ${opts.path}: ${error.serverMessage}; retry ${attempt} in ${delay} ms`);
+        this.reportWait(
+          opts,
+          resource,
+          `no answer (${error.code ?? error.serverMessage})`,
+          attempt,
+          started,
+          delay,
+        );
         await sleep(delay);
         continue;
       }
@@ -185,6 +208,7 @@ export class HttpClient {
       if (isRetryableStatus(status) && !nodeDown && this.mayRetry(attempt, started)) {
         const delay = backoffDelay(this.retry, attempt, parseRetryAfter(response.headers["retry-after"]));
         debug(`${opts.method} ${opts.path}: HTTP ${status}; retry ${attempt} in ${delay} ms`);
+        this.reportWait(opts, resource, `HTTP ${status}`, attempt, started, delay);
         await sleep(delay);
         continue;
       }
@@ -209,8 +233,30 @@ export class HttpClient {
     return this.dispatcher.close();
   }
 
-  private mayRetry(attempt: number, started: number): boolean {
-    return attempt < this.retry.maxAttempts && Date.now() - started < this.retry.maxElapsedMs;
+  private mayRetry(attempt: number, started: number, budgetMs = this.retry.maxElapsedMs): boolean {
+    return attempt < this.retry.maxAttempts && Date.now() - started < budgetMs;
+  }
+
+  /**
+   * A progress line (log.ts) before a wait that ends more than PROGRESS_AFTER_MS after the request's
+   * first attempt: what is waited for, the next attempt and the time left of the retry budget.
+   */
+  private reportWait(
+    opts: RequestOptions,
+    resource: string,
+    what: string,
+    attempt: number,
+    started: number,
+    delayMs: number,
+  ): void {
+    const elapsed = Date.now() - started;
+    if (elapsed + delayMs < PROGRESS_AFTER_MS) return;
+    const of = Number.isFinite(this.retry.maxAttempts) ? ` of ${this.retry.maxAttempts}` : "";
+    const left = Math.max(0, Math.ceil((this.retry.maxElapsedMs - elapsed) / 1000));
+    progress(
+      `${resource}: ${opts.method} ${opts.path}: ${what}; attempt ${attempt + 1}${of} in ` +
+        `${(delayMs / 1000).toFixed(1)} s (retrying for up to ${left} s more, frontdoor:retryTimeoutSeconds)`,
+    );
   }
 
   /** The URL of a request path, without query string (which may carry secrets): for error messages. */
@@ -245,17 +291,19 @@ export class HttpClient {
       headers,
       body,
     });
+    this.answered = true;
     const text = await res.body.text();
     if (debugging()) debug(`${opts.method} ${opts.path} -> ${res.statusCode}`);
     return { status: res.statusCode, headers: res.headers, body: parseBody(text) };
   }
 
-  private networkError(opts: RequestOptions, resource: string, err: unknown): ApiError {
+  private networkError(opts: RequestOptions, resource: string, err: unknown, unreachable: boolean): ApiError {
     const e = err as { code?: string; message?: string };
+    const address = unreachable
+      ? ` (${new URL(this.options.baseUrl).origin} cannot be reached: check the address in the settings, and that the server is running)`
+      : "";
     // Errors raised before a connection exists cannot have reached the server.
-    const beforeSend = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"].includes(
-      e.code ?? "",
-    );
+    const beforeSend = isUnreachable(err) || e.code === "UND_ERR_CONNECT_TIMEOUT";
     const tlsHint = isTlsFailure(err)
       ? " (TLS verification failed: configure the server's CA bundle, e.g. frontdoor:caBundle)"
       : "";
@@ -266,10 +314,16 @@ export class HttpClient {
       url: this.urlOf(opts.path),
       status: 0,
       code: e.code,
-      serverMessage: `${e.message ?? String(err)}${tlsHint}`,
+      serverMessage: `${e.message ?? String(err)}${tlsHint}${address}`,
       ambiguous: !beforeSend && !tlsHint,
     });
   }
+}
+
+/** No server at the address: nothing listens on the port, or the host name is not known. */
+export function isUnreachable(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
 }
 
 export function isTlsFailure(err: unknown): boolean {

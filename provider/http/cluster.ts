@@ -11,8 +11,16 @@
 // - after a move, a read of an object this process wrote on another node that answers 404 or an older
 //   version (`updatedAt`) is the new node lagging behind the leader: it is read again until the node
 //   caught up (bounded by the retry budget), so a refresh never reports a false drift.
-import { debug, warn } from "../log";
-import { type HttpClient, type HttpResponse, isTlsFailure, type RequestOptions } from "./client";
+import { debug, progress, warn } from "../log";
+import {
+  type HttpClient,
+  type HttpResponse,
+  isTlsFailure,
+  isUnreachable,
+  PROGRESS_AFTER_MS,
+  type RequestOptions,
+  UNREACHABLE_AT_FIRST_MS,
+} from "./client";
 import { shownUrl } from "./destinations";
 import type { EdgeSessionAuth } from "./edgeAuth";
 import { ApiError } from "./errors";
@@ -86,8 +94,11 @@ export class EdgeCluster {
         const create = opts.method === "POST" && !opts.idempotent;
         if (create && !notWritten(err) && (err.ambiguous || err.status === 500)) throw asAmbiguous(err);
         if (++moves % this.nodes.length !== 0) continue;
-        if (!this.mayRetry(attempt, started)) throw clusterError(opts, err, failures, this.nodes);
-        await sleep(backoffDelay(this.retry, attempt++));
+        if (!this.mayRetry(attempt, started) || this.noNodeReached(failures, started))
+          throw clusterError(opts, err, failures, this.nodes);
+        const delay = backoffDelay(this.retry, attempt++);
+        this.reportWait(opts, err, started, delay);
+        await sleep(delay);
         continue;
       }
       if (this.lagging(node, opts, response) && this.mayRetry(attempt, started)) {
@@ -106,6 +117,28 @@ export class EdgeCluster {
 
   private mayRetry(attempt: number, started: number): boolean {
     return attempt < this.retry.maxAttempts && Date.now() - started < this.retry.maxElapsedMs;
+  }
+
+  /**
+   * No node has ever answered, and none can be reached (refused, unknown host): wrong addresses, not an
+   * outage; after about a second the error says so (client.ts, UNREACHABLE_AT_FIRST_MS).
+   */
+  private noNodeReached(failures: Map<string, ApiError>, started: number): boolean {
+    if (Date.now() - started < UNREACHABLE_AT_FIRST_MS || this.nodes.some((n) => n.http.answered))
+      return false;
+    return [...failures.values()].every((e) => e.status === 0 && isUnreachable(e));
+  }
+
+  /** A progress line (log.ts) when a round of every node failed and the wait goes on (e.g. an election). */
+  private reportWait(opts: RequestOptions, last: ApiError, started: number, delay: number) {
+    const elapsed = Date.now() - started;
+    if (elapsed + delay < PROGRESS_AFTER_MS) return;
+    const why = last.status ? `HTTP ${last.status}${last.code ? ` ${last.code}` : ""}` : "no answer";
+    const left = Math.max(0, Math.ceil((this.retry.maxElapsedMs - elapsed) / 1000));
+    progress(
+      `${last.resource}: ${opts.method} ${opts.path}: no node of the cluster can serve (${why}); ` +
+        `trying again in ${(delay / 1000).toFixed(1)} s (retrying for up to ${left} s more, frontdoor:retryTimeoutSeconds)`,
+    );
   }
 
   /** Moves to the next node, unless a concurrent request already did. */

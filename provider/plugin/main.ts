@@ -5,6 +5,8 @@
 // process says goes to stderr. `main` takes the process's parts as arguments so that tests run it in
 // their own process (mutation testing reaches only code that runs there).
 import type * as grpc from "@grpc/grpc-js";
+import { setLogSink } from "../log";
+import { engineLogSink } from "./engineLog";
 import { serve } from "./server";
 
 /** The Node.js versions the plugin runs on (package.json "engines"): checked first, with a clear message. */
@@ -47,6 +49,8 @@ export function strayRejection(err: unknown): string {
 // test process where mutation testing switches mutants on; test/plugin.test.ts and the CLI suites run it.
 if (require.main === module) {
   process.on("unhandledRejection", (err) => process.stderr.write(strayRejection(err)));
+  // Warnings and progress lines go to the engine's log (its address is the first argument).
+  if (process.argv[2]) setLogSink(engineLogSink(process.argv[2]));
   const io: PluginIo = {
     nodeVersion: process.versions.node,
     stdout: (text) => process.stdout.write(text),

@@ -14,6 +14,7 @@ import { PartialFailureError } from "../http/errors";
 import { redact } from "../redact";
 import type { CheckFailure, Props } from "../resource";
 import { resourceDefinition } from "../resources";
+import { withUrn } from "./engineLog";
 import { packageFile } from "./packageFiles";
 import * as provider from "./provider";
 import { type Path, unwrapSecrets, wrapSecrets } from "./wire";
@@ -66,10 +67,14 @@ function statusOf(err: unknown, secrets: Path[] = []): Partial<grpc.StatusObject
   return { code: grpc.status.UNKNOWN, details: message, metadata };
 }
 
-/** A unary handler: the answer of `work`, or its error as a status (secrets of the request for partial failures). */
+/**
+ * A unary handler: the answer of `work`, or its error as a status (secrets of the request for partial
+ * failures). What the provider logs meanwhile is about the request's resource (engineLog.ts).
+ */
 function unary<Req, Res>(work: (req: Req) => Promise<Res>, secretsOf?: (req: Req) => Path[]) {
   return (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
-    work(call.request).then(
+    const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
+    withUrn(urn, () => work(call.request)).then(
       (res) => callback(null, res),
       (err) => callback(statusOf(err, secretsOf?.(call.request) ?? []), null),
     );
@@ -174,7 +179,7 @@ export const service: provrpc.IResourceProviderServer = {
   check: unary(async (req: provproto.CheckRequest) => {
     const kind = provider.kindOf(req.getUrn());
     const news = decode(req.getNews());
-    const result = await engine.check(kind, decode(req.getOlds()).value, news.value);
+    const result = await engine.checkOnline(kind, decode(req.getOlds()).value, news.value);
     const res = new provproto.CheckResponse();
     const secrets = [...news.secrets, ...provider.inputSecretPaths(resourceDefinition(kind))];
     res.setInputs(encode(result.inputs, secrets));

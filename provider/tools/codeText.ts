@@ -40,7 +40,9 @@ export function shellWord(value: string): string {
   if (value.includes("\0"))
     throw new Error(`${printable(value)}: a NUL character cannot be passed to a command`);
   if (LONE_SURROGATE.test(value))
-    throw new Error(`${printable(value)}: a lone surrogate is no character and cannot be passed to a command`);
+    throw new Error(
+      `${printable(value)}: a lone surrogate is no character and cannot be passed to a command`,
+    );
   return `'${value.replace(/'/g, "'\\''")}'`;
 }
 
