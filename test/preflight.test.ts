@@ -126,7 +126,7 @@ for (const driver of drivers) {
       assert.match(
         preview.output,
         new RegExp(
-          `AuthProvider "preflight-sso": GET /frontdoor/${fd()}/auth-providers failed \\(HTTP 401 unauthorized\\): invalid access token`,
+          `AuthProvider "preflight-sso": GET https?://127\\.0\\.0\\.1:\\d+/frontdoor/${fd()}/auth-providers failed \\(HTTP 401 unauthorized\\): invalid access token`,
         ),
       );
       assert.ok(!sent(mock).some((r) => r.startsWith("POST /frontdoor")), "nothing created");
@@ -144,7 +144,7 @@ for (const driver of drivers) {
       assert.notEqual(preview.code, 0, preview.output);
       assert.match(
         preview.output,
-        /Edge authentication \(method=password\): POST \/authenticate failed \(HTTP 401/,
+        /Edge authentication \(method=password\): POST https?:\/\/127\.0\.0\.1:\d+\/edge\/management\/v1\/authenticate failed \(HTTP 401/,
       );
     });
 
