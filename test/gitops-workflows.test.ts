@@ -229,8 +229,8 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     both(async (setup) => {
       const job = await run(setup, "preview.yml", "pull_request", { pull_request: { number: 42 } });
       assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
-      assert.equal(job.step("actions/setup-node@v4").outcome, "success");
-      const preview = job.step("pulumi/actions@v6");
+      assert.equal(job.step("actions/setup-node").outcome, "success");
+      const preview = job.step("pulumi/actions");
       assert.match(
         preview.command ?? "",
         /^pulumi preview --stack prod .*--refresh --diff --policy-pack node_modules\/pulumi-frontdoor\/policy$/,
@@ -254,7 +254,7 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       const job = await run(setup, "up.yml", "push");
       assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
       assert.match(
-        job.step("pulumi/actions@v6").command ?? "",
+        job.step("pulumi/actions").command ?? "",
         /^pulumi up --yes --skip-preview --stack prod .*--diff$/,
       );
       const [sso] = providers(setup);
@@ -335,7 +335,7 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       env: setup.env,
     });
     assert.equal(job.conclusion, "failure");
-    assert.equal(job.step("pulumi/actions@v6").outcome, "failure");
-    assert.match(job.step("pulumi/actions@v6").output, /no stack named 'organization\/frontdoor\/prod'/);
+    assert.equal(job.step("pulumi/actions").outcome, "failure");
+    assert.match(job.step("pulumi/actions").output, /no stack named 'organization\/frontdoor\/prod'/);
   });
 });

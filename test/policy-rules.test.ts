@@ -7,7 +7,13 @@ import { computeAccess } from "../provider/audit/access";
 import { UNKNOWN } from "../provider/audit/roles";
 import { frontdoorPolicies } from "../provider/policy";
 import { NO_ACCESS } from "../provider/policy/controller";
-import { type AnalyzedResource, kindOf, plain, policyResource } from "../provider/policy/resources";
+import {
+  type AnalyzedResource,
+  kindOf,
+  plain,
+  policyResource,
+  UNKNOWN_VALUE,
+} from "../provider/policy/resources";
 import { RULES, SIGNED_CSR_DAYS, withDefaults } from "../provider/policy/rules";
 import { csrPem, selfSignedPem } from "./frontdoor-pki";
 
@@ -104,7 +110,37 @@ describe("policy pack rules (in-process)", () => {
         throw new Error(`read ${String(p)} through the proxy`);
       },
     });
-    assert.deepEqual(plain(proxy), { roles: ["#a", UNKNOWN], flag: UNKNOWN, s: "shh" });
+    // Unknown as a symbol, not as the marker string: no rule can compare it as one.
+    assert.deepEqual(plain(proxy), { roles: ["#a", UNKNOWN_VALUE], flag: UNKNOWN_VALUE, s: "shh" });
+  });
+
+  it("a role attribute that is Pulumi's unknown marker does not silence the posture and roles rules", () => {
+    // The security review's case: the marker string as a literal posture check attribute. It reaches
+    // the pack as an unknown (the engine's wire format cannot tell them apart): the rules cannot tell
+    // whether the policy requires the check, and say so, instead of passing.
+    const marker = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const stack: Declared[] = [
+      identity("alice", { roleAttributes: ["eng"] }),
+      service("payroll", ["sensitive"]),
+      { kind: "PostureCheck", name: "mfa", props: { name: "mfa", roleAttributes: [marker] } },
+      servicePolicy("dial", {
+        identityRoles: ["#eng"],
+        serviceRoles: ["#sensitive"],
+        postureCheckRoles: ["#mfa"],
+      }),
+    ];
+    const found = violations(stack);
+    assert.deepEqual(of(found, "frontdoor-sensitive-service-posture").length, 1, JSON.stringify(found));
+    assert.match(
+      of(found, "frontdoor-sensitive-service-posture")[0],
+      /^ServicePolicy "dial" postureCheckRoles: unknown at preview, so this rule cannot tell whether it lets Identity "alice", identities outside this stack dial sensitive Service "payroll" only through a PostureCheck/,
+    );
+    assert.deepEqual(of(found, "frontdoor-policy-roles-match").length, 1, JSON.stringify(found));
+    assert.match(
+      of(found, "frontdoor-policy-roles-match")[0],
+      /^ServicePolicy "dial" postureCheckRoles: unknown at preview, so this rule cannot tell whether it selects a PostureCheck/,
+    );
+    for (const v of found) assert.ok(!v.message.includes(marker), v.message);
   });
 
   it("every rule has a name, a description, a level and a default for each config key", () => {
@@ -230,12 +266,19 @@ describe("policy pack rules (in-process)", () => {
             "secondary.requireTotp: true or secondary.requireExtJwtSigner, or list the id in the pack config " +
             "secondFactorAuthPolicyIds",
         ]);
-        const strong = { ...weak, props: { name: "weak", secondary: { requireExtJwtSigner: UNKNOWN } } };
+        // The id of a signer of the stack not created yet: unknown, tied to it by the dependency.
+        const strong: Declared = {
+          ...weak,
+          props: { name: "weak", secondary: { requireExtJwtSigner: UNKNOWN } },
+          deps: { secondary: ["signer"] },
+        };
+        const signer: Declared = { kind: "ExternalJwtSigner", name: "signer", props: { name: "signer" } };
         const fixed = [
           identity("root", { isAdmin: true, authPolicyId: "x" }, { authPolicyId: ["weak"] }),
           identity("ops", { isAdmin: true, authPolicyId: UNKNOWN }, { authPolicyId: ["weak"] }),
           identity("ext", { isAdmin: true, authPolicyId: "ap-elsewhere" }),
           strong,
+          signer,
         ];
         assert.deepEqual(
           of(
@@ -373,6 +416,10 @@ describe("policy pack rules (in-process)", () => {
         assert.deepEqual(of(found, "frontdoor-jwt-signer-https"), [
           'ExternalJwtSigner "idp" jwksEndpoint: http://idp.example.com/jwks is not https: anyone on the path ' +
             "can swap the signing keys; to pass, use an https:// URL",
+          // Unknown at preview: the rule cannot tell, and says so (fails closed).
+          'ExternalJwtSigner "computed" jwksEndpoint: unknown at preview, so this rule cannot tell whether the ' +
+            "keys are read over https; to pass, give it a value known at preview (a literal, config, or an output " +
+            "of an object that already exists), or lower the rule's level in the pack config",
         ]);
         const fixed: Declared[] = [
           { kind: "Ca", name: "ca", props: { isAutoCaEnrollmentEnabled: true, identityRoles: ["eng"] } },
@@ -413,6 +460,9 @@ describe("policy pack rules (in-process)", () => {
         assert.deepEqual(of(found, "frontdoor-custom-frontend-auth"), [
           'CustomFrontend "fe" authProviderIds: the frontend has no auth provider; to pass, list an AuthProvider\'s ' +
             "id in authProviderIds",
+          'CustomFrontend "computed" authProviderIds: unknown at preview, so this rule cannot tell whether the ' +
+            "frontend has an auth provider; to pass, give it a value known at preview (a literal, config, or an " +
+            "output of an object that already exists), or lower the rule's level in the pack config",
         ]);
         // A certificate request is signed for the service's 365 days: past a tighter bound.
         const tight = of(

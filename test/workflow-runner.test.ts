@@ -93,6 +93,23 @@ describe("the workflow runner of the GitOps tests", function () {
     );
   });
 
+  it("runs actions pinned by commit SHA as their stand-ins, and finds their steps by action name", async () => {
+    const job = await runSteps(
+      "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n" +
+        "        with: { persist-credentials: false }\n" +
+        "      - uses: actions/setup-node@39370e3970a6d050c480ffad4ff0ed4d3fdee5af # v4.1.0\n" +
+        "        with: { node-version: 20.x, cache: npm }\n",
+      { "package-lock.json": "{}" },
+    );
+    assert.equal(job.conclusion, "success");
+    assert.match(job.step("actions/checkout").output, /checked out/);
+    assert.match(job.step("actions/setup-node").output, /npm cache keyed on package-lock.json/);
+    await assert.rejects(
+      runSteps("      - uses: some/action@11bd71901bbe5b1630ceea73d27597364c9af683\n"),
+      /does not know the action some\/action@11bd7190/,
+    );
+  });
+
   it("actions/setup-node with cache: npm fails without a lockfile, passes with cache-dependency-path to one", async () => {
     const steps = (extra: string) =>
       `      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with: { node-version: 20.x, cache: npm${extra} }\n`;

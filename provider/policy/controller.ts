@@ -5,6 +5,10 @@
 // ZITI_IDENTITY_JSON, FRONTDOOR_CA_BUNDLE, ...: provider/config.ts): a pack does not see the stack's
 // config, and secrets have no place in the pack's config file. Without access, or when the controller
 // cannot be read, the rules say so and judge the stack alone.
+//
+// The look-up has a budget of its own (CONTROLLER_BUDGET_SECONDS, or the rule's controllerTimeoutSeconds
+// in the pack's config): a preview must not wait out the provider's retries (120 s by default) on a
+// controller that is down before the advisory rule falls back to the stack alone.
 
 import type { Entity } from "../audit/roles";
 import { type RawSettings, readSettings } from "../config";
@@ -28,6 +32,9 @@ const PATHS: Record<string, string> = {
   PostureCheck: "/posture-checks",
 };
 
+/** How long the controller look-up may take in all (requests, retries, logins), by default. */
+export const CONTROLLER_BUDGET_SECONDS = 5;
+
 export const NO_ACCESS =
   "the environment sets neither ZITI_EDGE_URL nor ZITI_IDENTITY_FILE/ZITI_IDENTITY_JSON";
 
@@ -37,11 +44,26 @@ export const NO_ACCESS =
  */
 export function readController(
   env: NodeJS.ProcessEnv = process.env,
+  budgetSeconds: number = CONTROLLER_BUDGET_SECONDS,
 ): ControllerView | Promise<ControllerView> {
   const settings = readSettings(() => undefined, env);
   if (!settings.edgeUrl && !settings.edgeUrls && !settings.edgeIdentityFile && !settings.edgeIdentityJson)
     return { unknown: NO_ACCESS };
-  return listObjects(settings);
+  // Each request and its retries within the budget, and the whole look-up too (a slow controller
+  // answering every request just in time would otherwise take several budgets).
+  const bounded: RawSettings = {
+    ...settings,
+    retryTimeoutSeconds: String(budgetSeconds),
+    requestTimeoutSeconds: String(budgetSeconds),
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<ControllerView>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ unknown: `the controller did not answer within ${budgetSeconds} s` }),
+      budgetSeconds * 1000,
+    );
+  });
+  return Promise.race([listObjects(bounded), deadline]).finally(() => clearTimeout(timer));
 }
 
 async function listObjects(settings: RawSettings): Promise<ControllerView> {

@@ -54,7 +54,7 @@ export function frontdoorPolicies(options: { enforcementLevel?: EnforcementLevel
         // The controller, read once per preview for the rule that asks (and the config allows); a
         // promise only when there is one to read.
         if (!rule.usesController || !settings.consultController) return run({});
-        const controller = readController();
+        const controller = readController(process.env, settings.controllerTimeoutSeconds);
         if (!(controller instanceof Promise)) return run({ controller });
         return controller.then((view) => run({ controller: view }));
       };

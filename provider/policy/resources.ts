@@ -8,11 +8,12 @@
 //   ours always have both, so the type token alone tells them apart and `__provider` is never read.
 //
 // @pulumi/policy hands props behind proxies: one throws on reading a value that is unknown in a preview
-// (the whole policy is then skipped, with an advisory note), one unwraps secrets. Our rules must go on
-// with what is known (an `@<id>` of an object not created yet is unknown, yet the access it grants is
-// the point), so `plainProps` takes the values from behind the proxies and turns every unknown into the
-// engine's UNKNOWN marker, which the audit's role matching (provider/audit/roles.ts) already reads.
-import { UNKNOWN } from "../audit/roles";
+// (the whole policy is then skipped, with an advisory note: a guardrail that fails open), one unwraps
+// secrets. Our rules must go on with what is known (an `@<id>` of an object not created yet is unknown,
+// yet the access it grants is the point), so `plain` takes the values from behind the proxies and turns
+// every unknown into UNKNOWN_VALUE: a symbol, not a string, so no rule can compare it as the engine's
+// marker string (a program that writes the marker as a literal gets an unknown, judged as one).
+// The marker strings are read here, and nowhere else in the rules.
 
 /** A resource of this package as the rules read it. */
 export interface PolicyResource {
@@ -20,7 +21,7 @@ export interface PolicyResource {
   /** The Pulumi resource name (the last part of the URN). */
   name: string;
   urn: string;
-  /** Plain data: secrets unwrapped, unknown values replaced by UNKNOWN. */
+  /** Plain data: secrets unwrapped, unknown values replaced by UNKNOWN_VALUE. */
   props: Record<string, any>;
   /** Property -> the URNs its value was computed from (stack rules only; empty otherwise). */
   propertyDependencies: Record<string, string[]>;
@@ -42,9 +43,16 @@ export function kindOf(type: string): string | undefined {
   return /^(?:frontdoor:index|pulumi-nodejs:dynamic\/frontdoor):([A-Z]\w*)$/.exec(type)?.[1];
 }
 
-// Pulumi's sentinels for a value unknown in a preview, one per type (the string one is UNKNOWN).
+/** A value unknown in the preview, as the rules read it. */
+export const UNKNOWN_VALUE: unique symbol = Symbol("unknown in the preview");
+export type Unknown = typeof UNKNOWN_VALUE;
+
+/** Whether a value (not its elements) is unknown. */
+export const isUnknown = (value: unknown): value is Unknown => value === UNKNOWN_VALUE;
+
+// Pulumi's sentinels for a value unknown in a preview, one per type (@pulumi/policy's proxy.ts).
 const UNKNOWN_SENTINELS = new Set([
-  UNKNOWN,
+  "04da6b54-80e4-46f7-96ec-b56ff0331ba9", // string
   "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7", // boolean
   "3eeb2bf0-c639-47a8-9e75-3b44932eb421", // number
   "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2", // array
@@ -57,11 +65,11 @@ const UNKNOWN_SENTINELS = new Set([
 const IS_PROXY = "__isSpecialProxy";
 const PROXY_TARGET = "__getSpecialProxyTarget";
 
-/** A value as plain data: proxies looked behind, secrets unwrapped, unknowns as UNKNOWN. */
+/** A value as plain data: proxies looked behind, secrets unwrapped, unknowns as UNKNOWN_VALUE. */
 export function plain(value: unknown): any {
   let v: any = value;
   while (v !== null && typeof v === "object" && v[IS_PROXY] === true) v = v[PROXY_TARGET];
-  if (typeof v === "string") return UNKNOWN_SENTINELS.has(v) ? UNKNOWN : v;
+  if (typeof v === "string") return UNKNOWN_SENTINELS.has(v) ? UNKNOWN_VALUE : v;
   if (v === null || typeof v !== "object") return v;
   // @pulumi/policy's Secret: a class instance holding the value (the stack validations' props).
   if (v.constructor?.name === "Secret" && "value" in v) return plain(v.value);
@@ -86,8 +94,10 @@ export function policyResource(r: AnalyzedResource): PolicyResource | undefined 
   };
 }
 
-/** Whether a value is known (not UNKNOWN, and for a list, none of its elements). */
+/** Whether a value is known (not UNKNOWN_VALUE, and for a list or an object, none of its members). */
 export function known(value: unknown): boolean {
-  if (value === UNKNOWN) return false;
-  return Array.isArray(value) ? value.every(known) : true;
+  if (isUnknown(value)) return false;
+  if (Array.isArray(value)) return value.every(known);
+  if (value !== null && typeof value === "object") return Object.values(value).every(known);
+  return true;
 }

@@ -43,6 +43,8 @@ export interface WorkflowRunOptions {
 export interface StepResult {
   name: string;
   id?: string;
+  /** The action it used without its ref (`pulumi/actions` for `pulumi/actions@<sha>`). */
+  action?: string;
   outcome: "success" | "failure" | "skipped";
   /** The outcome after continue-on-error. */
   conclusion: "success" | "failure" | "skipped";
@@ -60,7 +62,7 @@ export interface JobResult {
   githubScripts: string[];
   /** What the steps wrote to GITHUB_STEP_SUMMARY. */
   summary: string;
-  /** The step by id or name; throws when there is none. */
+  /** The step by id, name or action (`owner/repo`, whatever its pinned ref); throws when there is none. */
   step(idOrName: string): StepResult;
 }
 
@@ -144,9 +146,10 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
     for (const [index, step] of (job.steps as any[]).entries()) {
       unknownKeys(step, STEP_KEYS, `step ${index + 1}`);
       const name = step.name ?? step.id ?? step.uses ?? String(step.run).split("\n")[0];
+      const action = step.uses === undefined ? undefined : String(step.uses).replace(/@.*$/, "");
       const failedSoFar = steps.some((s) => s.conclusion === "failure");
       if (!evaluateIf(step.if ?? "success()", context, failedSoFar)) {
-        steps.push({ name, id: step.id, outcome: "skipped", conclusion: "skipped", output: "" });
+        steps.push({ name, id: step.id, action, outcome: "skipped", conclusion: "skipped", output: "" });
         continue;
       }
       const env: NodeJS.ProcessEnv = {
@@ -163,7 +166,15 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
       const result = await runStep(step, env, context, { comments, githubScripts });
       const outcome = result.ok ? "success" : "failure";
       const conclusion = !result.ok && step["continue-on-error"] === true ? "success" : outcome;
-      steps.push({ name, id: step.id, outcome, conclusion, command: result.command, output: result.output });
+      steps.push({
+        name,
+        id: step.id,
+        action,
+        outcome,
+        conclusion,
+        command: result.command,
+        output: result.output,
+      });
     }
     if (fs.existsSync(ghComments))
       comments.push(...fs.readFileSync(ghComments, "utf8").split(/^--- /m).filter(Boolean));
@@ -175,7 +186,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
       githubScripts,
       summary,
       step: (idOrName) => {
-        const found = steps.find((s) => s.id === idOrName || s.name === idOrName);
+        const found = steps.find((s) => s.id === idOrName || s.name === idOrName || s.action === idOrName);
         if (!found) throw new Error(`no step ${idOrName}: ${steps.map((s) => s.id ?? s.name).join(", ")}`);
         return found;
       },
