@@ -394,7 +394,7 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
           [["issues.create", "Frontdoor drift check failed"]],
           explain(job),
         );
-        assert.match(calls[0][2], /### The check failed[\s\S]*(ECONNREFUSED|connect)/);
+        assert.match(calls[0][2], /### The check failed[\s\S]*(ECONNREFUSED|ECONNRESET|connect|socket)/);
         if (setup.ctrl) assert.match(calls[0][2], /unmanaged objects not checked/);
       } finally {
         if (!setup.ctrl) await setup.mock.resume();

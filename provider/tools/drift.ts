@@ -38,6 +38,8 @@ export interface DriftedResource {
   /** What `pulumi up` would do about it: update, replace, create (deleted outside Pulumi), delete, or
    * refresh (only the state would change: an output moved but the declaration still holds). */
   op: string;
+  /** The refresh found the object gone (deleted outside Pulumi): `up` would create it again. */
+  deleted?: true;
   properties: PropertyChange[];
 }
 
@@ -80,7 +82,10 @@ export function readPreview(run: PreviewRun): { drifted: DriftedResource[]; erro
     .filter((d) => d.severity === "error")
     .map((d) => {
       const where = typeof d.urn === "string" && d.urn ? `${nameOf(d.urn)}: ` : "";
-      return `${where}${String(d.message ?? "").trim()}`;
+      // The CLI prefixes the message with its severity ("error: ").
+      return `${where}${String(d.message ?? "")
+        .trim()
+        .replace(/^error: /, "")}`;
     });
   if (run.code !== 0 && errors.length === 0)
     errors.push(`pulumi preview exited ${run.code}${tail(run.stderr)}`);
@@ -103,17 +108,22 @@ function driftedResources(steps: unknown[]): DriftedResource[] {
     if (UNCHANGED.has(op) || !urn) continue;
     const old = record(step.oldState);
     const now = record(step.newState);
+    // A refresh without a new state: the object is gone.
+    const gone = op === "refresh" && (step.newState === undefined || step.newState === null);
     const properties =
-      op === "refresh"
-        ? changedLeaves("", old.outputs ?? {}, now.outputs ?? {}, "refresh")
-        : planChanges(step);
+      op !== "refresh"
+        ? planChanges(step)
+        : gone
+          ? []
+          : changedLeaves("", old.outputs ?? {}, now.outputs ?? {}, "refresh");
     // A refresh that found every output as recorded is no drift.
-    if (op === "refresh" && properties.length === 0 && step.newState !== undefined) continue;
+    if (op === "refresh" && properties.length === 0 && !gone) continue;
     let resource = byUrn.get(urn);
     if (!resource) {
       resource = { urn, type: String(now.type ?? old.type ?? ""), name: nameOf(urn), op, properties: [] };
       byUrn.set(urn, resource);
     }
+    if (gone) resource.deleted = true;
     if (op !== "refresh") resource.op = op; // what `up` would do wins over the refresh
     for (const change of properties)
       if (!resource.properties.some((p) => covers(p.path, change.path))) resource.properties.push(change);
@@ -228,7 +238,8 @@ export function formatDriftText(report: DriftReport): string {
       lines.push(
         `      ${p.path}: ${valueText(p.old)} => ${valueText(p.new)}${p.source === "plan" ? " (up would set)" : ""}`,
       );
-    if (r.properties.length === 0) lines.push("      (no property named by the preview)");
+    if (r.deleted) lines.push("      deleted outside Pulumi");
+    else if (r.properties.length === 0) lines.push("      (no property named by the preview)");
   }
   const unmanaged = report.unmanaged;
   if (unmanaged) {
@@ -273,11 +284,11 @@ export function formatDriftMarkdown(report: DriftReport): string {
       "| --- | --- | --- | --- | --- | --- |",
     );
     for (const r of report.drifted) {
-      const rows = r.properties.length ? r.properties : [undefined];
-      for (const p of rows)
-        out.push(
-          `| ${code(r.name)} | ${code(r.type)} | ${r.op} | ${p ? code(p.path) : "—"} | ${p ? code(valueText(p.old)) : "—"} | ${p ? code(valueText(p.new)) : "—"} |`,
-        );
+      const first = `| ${code(r.name)} | ${code(r.type)} | ${r.op} |`;
+      if (r.properties.length === 0)
+        out.push(`${first} ${r.deleted ? "(deleted outside Pulumi)" : "—"} | — | — |`);
+      for (const p of r.properties)
+        out.push(`${first} ${code(p.path)} | ${code(valueText(p.old))} | ${code(valueText(p.new))} |`);
     }
     out.push(
       "",
