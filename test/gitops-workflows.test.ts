@@ -4,9 +4,13 @@
 // prod` done once), with the real Pulumi CLI on a file backend. Two setups run side by side: the mock
 // for everything, and the mock for the Frontdoor kinds with the real OpenZiti controller behind the
 // audit steps (ZITI_EDGE_URL and its CA as repository variables). The pull request's preview is
-// posted as comments and changes nothing; `up` on main applies; the nightly run is clean, then fails
-// after a change made behind Pulumi's back: an auth provider disabled through the mock's API (the
-// drift step names the property), an admin identity made on the controller (the audit names it).
+// posted as comments and changes nothing; `up` on main applies; the nightly run
+// (pulumi-frontdoor-drift, docs/guides/drift-job.md) is clean (exit 0, no issue), then finds drift
+// made behind Pulumi's back (exit 2, a drift issue with the report as its body): an auth provider
+// disabled through the mock's API (the property named), an admin identity made on the controller (an
+// unmanaged object); then the check itself fails (exit 1, a "drift check failed" issue, commented on
+// when one is open): an expired Frontdoor token (the server's message), the API down (the mock stops
+// listening; on the other setup the real controller is stopped).
 // The Edge steps log in keyless, as on GitHub: the controller-side setup (examples/gitops/
 // controller-setup) applied once with the admin's password, then each job with `id-token: write`
 // gets a token from a GitHub-style token endpoint on loopback (test/support/jwtIssuer.ts), signed
@@ -49,6 +53,8 @@ interface Setup {
   /** The controller-setup program's stack (applied once by the admin). */
   setupStack: CliStack;
   runs: number;
+  /** The controller was stopped (the last nightly case): its stack is not destroyed. */
+  stopped?: boolean;
 }
 
 describe("GitOps workflows (examples/gitops) executed in a user's repository", function () {
@@ -81,7 +87,8 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     for (const setup of setups) {
       await setup.stack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
       await setup.stack.dispose();
-      await setup.setupStack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+      if (!setup.stopped)
+        await setup.setupStack.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
       await setup.setupStack.dispose();
       await setup.mock.close();
     }
@@ -201,20 +208,34 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
   }
 
   /** One workflow run in a fresh workspace (a new job: checkout, npm ci, ...). */
-  function run(setup: Setup, workflow: string, event: string, payload?: Record<string, unknown>) {
+  function run(
+    setup: Setup,
+    workflow: string,
+    event: string,
+    payload?: Record<string, unknown>,
+    more: { secrets?: Record<string, string>; env?: NodeJS.ProcessEnv; openIssues?: any[] } = {},
+  ) {
     const workspace = path.join(scratch, setup.name, `run-${++setup.runs}`, "workspace");
     fs.mkdirSync(workspace, { recursive: true });
     return runWorkflow({
       workflow: path.join(setup.repository, ".github", "workflows", workflow),
       event: { name: event, payload },
       repository: setup.repository,
+      repositoryName: REPOSITORY,
       workspace,
-      secrets: setup.secrets,
+      secrets: { ...setup.secrets, ...more.secrets },
       vars: setup.vars,
-      env: setup.env,
+      env: { ...setup.env, ...more.env },
       oidc: { requestUrl: issuer.tokenRequestUrl, requestToken: issuer.requestToken },
+      openIssues: more.openIssues,
     });
   }
+
+  /** The issues a nightly run opened or commented on: [call, title or issue number, body]. */
+  const issueCalls = (job: JobResult) =>
+    job.github
+      .filter((c) => c.method !== "issues.listForRepo")
+      .map((c) => [c.method, c.params.title ?? c.params.issue_number, String(c.params.body)] as const);
 
   /** The same stage for both setups, side by side (they share nothing but the machine). */
   const both = (stage: (setup: Setup) => Promise<void>) => Promise.all(setups.map(stage));
@@ -267,12 +288,11 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
     both(async (setup) => {
       const job = await run(setup, "drift.yml", "schedule");
       assert.equal(job.conclusion, "success", `${setup.name}:\n${explain(job)}`);
-      assert.match(
-        job.step("drift").command ?? "",
-        /^pulumi preview --stack prod .*--refresh --expect-no-changes --diff$/,
-      );
+      assert.equal(job.step("drift").outputs["exit-code"], "0", explain(job));
+      assert.match(job.step("drift").output, /^Drift check of stack prod: no drift \(exit 0\)$/m);
+      assert.match(job.summary, /^## Frontdoor drift check \(stack `prod`\): no drift$/m);
       assert.equal(job.step("audit").outcome, "success");
-      assert.deepEqual(job.githubScripts, []);
+      assert.deepEqual(job.githubScripts, [], "an issue step ran");
       // The audit logged in with the job's OIDC token; no token (nor the request token) in any output.
       assert.ok(issuer.issued.length > 0, "no OIDC token was asked for");
       for (const secret of [...issuer.issued, issuer.requestToken])
@@ -295,17 +315,82 @@ describe("GitOps workflows (examples/gitops) executed in a user's repository", f
       }
       const job = await run(setup, "drift.yml", "schedule");
       assert.equal(job.conclusion, "failure", `${setup.name}:\n${explain(job)}`);
+      assert.equal(job.step("drift").outputs["exit-code"], "2", explain(job));
+      assert.equal(job.step("audit").outcome, "success", "the audit ran after the failed drift step");
+      const [issue, ...more] = issueCalls(job);
+      assert.deepEqual(more, [], "more than one issue");
+      assert.deepEqual(issue.slice(0, 2), ["issues.create", "Frontdoor drift detected"]);
+      const body = issue[2];
       if (setup.ctrl) {
-        assert.equal(job.step("drift").outcome, "success", explain(job));
-        assert.equal(job.step("audit").outcome, "failure");
-        assert.match(job.step("audit").output, /console-admin/);
+        assert.match(job.step("drift").output, /\+ Identity console-admin \(id \S+\): no stack declares it/);
+        assert.match(body, /### Unmanaged objects[\s\S]*\| Identity \| `console-admin` \|/);
       } else {
-        assert.equal(job.step("drift").outcome, "failure");
-        assert.match(job.step("drift").output, /corp-sso[\s\S]*enabled/);
-        assert.equal(job.step("audit").outcome, "success", "the audit ran after the failed drift step");
+        assert.match(
+          job.step("drift").output,
+          /corp-sso \(\S+AuthProvider\): update\n\s+enabled: true => false/,
+        );
+        assert.match(
+          body,
+          /\| `corp-sso` \| `\S+AuthProvider` \| update \| `enabled` \| `true` \| `false` \|/,
+        );
       }
-      assert.equal(job.githubScripts.length, 1, "no issue opened");
-      assert.match(job.githubScripts[0], /issues\.create/);
+      assert.ok(job.summary.includes(body.split("\n\nRun: ")[0]), "the issue's body is the job's summary");
+      assert.match(body, /Run: https:\/\/github\.com\/acme\/infra\/actions\/runs\/\d+\n$/);
+      assert.ok(!body.includes(OIDC_SECRET) && !job.summary.includes(OIDC_SECRET));
+    }));
+
+  it("nightly: an expired Frontdoor token fails the check (exit 1): a comment on the open 'drift check failed' issue, not drift", () =>
+    both(async (setup) => {
+      const expired = setup.mock.frontdoor.issueToken({
+        frontdoorIds: [setup.mock.credentials.frontdoorId],
+        ttlSeconds: 0,
+      });
+      const job = await run(setup, "drift.yml", "schedule", undefined, {
+        secrets: { FRONTDOOR_TOKEN: expired },
+        openIssues: [{ number: 7, title: "Frontdoor drift check failed" }],
+      });
+      assert.equal(job.conclusion, "failure");
+      assert.equal(job.step("drift").outputs["exit-code"], "1", explain(job));
+      const calls = issueCalls(job);
+      assert.deepEqual(
+        calls.map((c) => c.slice(0, 2)),
+        [["issues.createComment", 7]],
+        explain(job),
+      );
+      assert.match(calls[0][2], /### The check failed[\s\S]*access token expired/);
+      assert.match(
+        calls[0][2],
+        /The nightly audit \(expiry, access\) failed/,
+        "the audit's failure is in it too",
+      );
+      assert.ok(!calls[0][2].includes(expired) && !job.summary.includes(expired));
+    }));
+
+  it("nightly: the API down fails the check (exit 1): a 'drift check failed' issue", () =>
+    both(async (setup) => {
+      // The mock setup: nothing answers (the Frontdoor reads fail); the other: the controller is
+      // stopped (the Frontdoor API answers; listing the Edge objects fails).
+      if (setup.ctrl) {
+        await setup.ctrl.stop();
+        setup.stopped = true;
+      } else await setup.mock.suspend();
+      try {
+        const job = await run(setup, "drift.yml", "schedule", undefined, {
+          env: { FRONTDOOR_RETRY_TIMEOUT_SECONDS: "3" }, // a nightly job would wait 120 s
+        });
+        assert.equal(job.conclusion, "failure");
+        assert.equal(job.step("drift").outputs["exit-code"], "1", explain(job));
+        const calls = issueCalls(job);
+        assert.deepEqual(
+          calls.map((c) => c.slice(0, 2)),
+          [["issues.create", "Frontdoor drift check failed"]],
+          explain(job),
+        );
+        assert.match(calls[0][2], /### The check failed[\s\S]*(ECONNREFUSED|ECONNRESET|connect|socket)/);
+        if (setup.ctrl) assert.match(calls[0][2], /unmanaged objects not checked/);
+      } finally {
+        if (!setup.ctrl) await setup.mock.resume();
+      }
     }));
 
   // The workflows named the stack my-org/frontdoor/prod, a stack of project `frontdoor`; the program's

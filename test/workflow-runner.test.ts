@@ -2,7 +2,7 @@
 // what it refuses (an action or a key it does not know, a secret nobody provided, `cache: npm` without
 // a lockfile, as actions/setup-node does), and the GitHub semantics the gitops workflows rely on
 // (if: with failure()/always() and step outcomes, continue-on-error, working-directory, env, the step
-// summary, `gh pr comment`).
+// summary, `gh pr comment`, step outputs, github-script against the recording issues stand-in).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -175,5 +175,65 @@ describe("the workflow runner of the GitOps tests", function () {
       ],
     );
     assert.deepEqual(job.comments, ["gh pr comment 9\nbody\n"]);
+  });
+
+  it("reads step outputs (GITHUB_OUTPUT) in if: and env, and runs github-script against the issues stand-in", async () => {
+    const script = [
+      "            const fs = require('fs');",
+      "            const text = fs.readFileSync(process.env.GITHUB_WORKSPACE + '/r.md', 'utf8');",
+      "            const { data: open } = await github.rest.issues.listForRepo({ ...context.repo, state: 'open' });",
+      "            const found = open.find((i) => i.title === process.env.TITLE);",
+      "            if (found) await github.rest.issues.createComment({ ...context.repo, issue_number: found.number, body: text });",
+      "            else await github.rest.issues.create({ ...context.repo, title: process.env.TITLE, body: text });",
+    ].join("\n");
+    const steps = [
+      "      - id: check",
+      "        run: |",
+      '          echo "exit-code=2" >> "$GITHUB_OUTPUT"',
+      "          echo report > r.md",
+      "      - if: steps.check.outputs.exit-code == '1'",
+      "        run: echo never",
+      "      - if: steps.check.outputs.exit-code == '2'",
+      "        uses: actions/github-script@v7",
+      `        env: { TITLE: 'drift ${expr("steps.check.outputs.exit-code")}' }`,
+      "        with:",
+      "          script: |",
+      script,
+      "",
+    ].join("\n");
+    const root = path.join(dir.path, String(++count));
+    const workspace = path.join(root, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    const workflow = path.join(root, "w.yml");
+    fs.writeFileSync(workflow, `on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`);
+    const options = {
+      workflow,
+      event: { name: "push" },
+      repository: root,
+      repositoryName: "acme/infra",
+      workspace,
+      secrets: {},
+      vars: {},
+      env: process.env,
+    };
+    const job = await runWorkflow(options);
+    assert.equal(job.conclusion, "success", job.steps.map((s) => s.output).join("\n"));
+    assert.deepEqual(job.step("check").outputs, { "exit-code": "2" });
+    assert.deepEqual(
+      job.steps.map((s) => s.outcome),
+      ["success", "skipped", "success"],
+    );
+    assert.deepEqual(job.github, [
+      { method: "issues.listForRepo", params: { owner: "acme", repo: "infra", state: "open" } },
+      {
+        method: "issues.create",
+        params: { owner: "acme", repo: "infra", title: "drift 2", body: "report\n" },
+      },
+    ]);
+    const again = await runWorkflow({ ...options, openIssues: [{ number: 7, title: "drift 2" }] });
+    assert.deepEqual(again.github[1], {
+      method: "issues.createComment",
+      params: { owner: "acme", repo: "infra", issue_number: 7, body: "report\n" },
+    });
   });
 });

@@ -26,6 +26,8 @@ export interface CliStack {
   /** The stack's own PULUMI_HOME (its plugins/ folder among others). */
   home: string;
   passphrase: string;
+  /** The environment the CLI runs with (backend, passphrase, PATH): for commands that run it themselves. */
+  env: NodeJS.ProcessEnv;
   run(args: string[], options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
   /** `run`, with the CLI process at hand (to signal or kill it while it runs). */
   start(
@@ -149,6 +151,7 @@ export async function cliStack(
     dir,
     home: baseEnv.PULUMI_HOME as string,
     passphrase,
+    env: baseEnv,
     run,
     start,
     ok,

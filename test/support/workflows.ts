@@ -5,10 +5,14 @@
 // - `actions/checkout` copies the user's repository into the workspace (without node_modules: git
 //   would not have them); `actions/setup-node` checks its cache inputs against the files present
 //   (`cache: npm` without a lockfile fails, as on GitHub); `pulumi/actions` runs the CLI commands its
-//   inputs mean; `actions/github-script` is recorded (it would call GitHub's API), not run.
+//   inputs mean (without `command` it only installs the CLI: the machine's is on PATH); `actions/github-script` runs its script with `github.rest.issues` a stand-in that
+//   records the calls (listForRepo answers the given open issues; create, update and createComment),
+//   `context.repo`/`serverUrl`/`runId`, `require`, and `process.env` the step's environment.
+// - GITHUB_OUTPUT: a step's `name=value` lines are its outputs (`steps.<id>.outputs.<name>`).
 // - `${{ }}` expressions: secrets.X and vars.X from the given tables (a missing one is an error, not
-//   GitHub's empty string: the test must provide what the workflow reads), github.event.*, and in
-//   `if:` the status functions, steps.<id>.outcome/conclusion, ==, !=, !, &&, || and parentheses.
+//   GitHub's empty string: the test must provide what the workflow reads), github.event.*,
+//   steps.<id>.outputs.<name>, and in `if:` the status functions, steps.<id>.outcome/conclusion, ==,
+//   !=, !, &&, || and parentheses.
 // - `permissions: id-token: write` (workflow or job): the steps get ACTIONS_ID_TOKEN_REQUEST_URL and
 //   ACTIONS_ID_TOKEN_REQUEST_TOKEN of the given `oidc` token endpoint, as GitHub gives them; without
 //   that permission they get neither.
@@ -16,6 +20,7 @@
 // the runner only half understands must not pass.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { collectOutput } from "../../harness/output";
 import { REPO_ROOT } from "../peers/index";
@@ -38,6 +43,16 @@ export interface WorkflowRunOptions {
   env: NodeJS.ProcessEnv;
   /** GitHub's OIDC token request endpoint, for jobs with `permissions: id-token: write`. */
   oidc?: { requestUrl: string; requestToken: string };
+  /** The repository as GitHub names it (`owner/name`: github-script's `context.repo`). */
+  repositoryName?: string;
+  /** The repository's open issues, as `github.rest.issues.listForRepo` answers them to scripts. */
+  openIssues?: { number: number; title: string }[];
+}
+
+/** A call of a github-script step to GitHub's issues API (`create`, `update`, `createComment`, ...). */
+export interface GithubCall {
+  method: string;
+  params: Record<string, any>;
 }
 
 export interface StepResult {
@@ -51,6 +66,8 @@ export interface StepResult {
   /** The command the step ran (a pulumi/actions step: the CLI's arguments). */
   command?: string;
   output: string;
+  /** What the step wrote to GITHUB_OUTPUT. */
+  outputs: Record<string, string>;
 }
 
 export interface JobResult {
@@ -58,8 +75,10 @@ export interface JobResult {
   steps: StepResult[];
   /** Pull request comments: pulumi/actions' comment-on-pr and `gh pr comment`. */
   comments: string[];
-  /** The scripts of actions/github-script steps that ran (recorded, not executed). */
+  /** The scripts of actions/github-script steps that ran. */
   githubScripts: string[];
+  /** Their calls to GitHub's API, in order (the stand-in records them). */
+  github: GithubCall[];
   /** What the steps wrote to GITHUB_STEP_SUMMARY. */
   summary: string;
   /** The step by id, name or action (`owner/repo`, whatever its pinned ref); throws when there is none. */
@@ -141,6 +160,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
   const steps: StepResult[] = [];
   const comments: string[] = [];
   const githubScripts: string[] = [];
+  const github: GithubCall[] = [];
   const context = { ...options, steps };
   try {
     for (const [index, step] of (job.steps as any[]).entries()) {
@@ -149,9 +169,19 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
       const action = step.uses === undefined ? undefined : String(step.uses).replace(/@.*$/, "");
       const failedSoFar = steps.some((s) => s.conclusion === "failure");
       if (!evaluateIf(step.if ?? "success()", context, failedSoFar)) {
-        steps.push({ name, id: step.id, action, outcome: "skipped", conclusion: "skipped", output: "" });
+        steps.push({
+          name,
+          id: step.id,
+          action,
+          outcome: "skipped",
+          conclusion: "skipped",
+          output: "",
+          outputs: {},
+        });
         continue;
       }
+      const outputFile = path.join(tools, `output-${index}`);
+      fs.writeFileSync(outputFile, "");
       const env: NodeJS.ProcessEnv = {
         ...options.env,
         PATH: `${tools}${path.delimiter}${options.env.PATH}`,
@@ -159,13 +189,15 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
         GITHUB_WORKSPACE: options.workspace,
         GITHUB_EVENT_NAME: options.event.name,
         GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_OUTPUT: outputFile,
         GH_STAND_IN_COMMENTS: ghComments,
         ...idToken,
         ...substituteAll({ ...workflow.env, ...job.env, ...step.env }, context),
       };
-      const result = await runStep(step, env, context, { comments, githubScripts });
+      const result = await runStep(step, env, context, { comments, githubScripts, github });
       const outcome = result.ok ? "success" : "failure";
       const conclusion = !result.ok && step["continue-on-error"] === true ? "success" : outcome;
+      const outputs = stepOutputs(fs.readFileSync(outputFile, "utf8"));
       steps.push({
         name,
         id: step.id,
@@ -174,6 +206,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
         conclusion,
         command: result.command,
         output: result.output,
+        outputs,
       });
     }
     if (fs.existsSync(ghComments))
@@ -184,6 +217,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<JobResul
       steps,
       comments,
       githubScripts,
+      github,
       summary,
       step: (idOrName) => {
         const found = steps.find((s) => s.id === idOrName || s.name === idOrName || s.action === idOrName);
@@ -220,7 +254,7 @@ async function runStep(
   step: any,
   env: NodeJS.ProcessEnv,
   context: Context,
-  record: { comments: string[]; githubScripts: string[] },
+  record: { comments: string[]; githubScripts: string[]; github: GithubCall[] },
 ): Promise<{ ok: boolean; output: string; command?: string }> {
   const workspace = context.workspace;
   if (step.run !== undefined) {
@@ -247,7 +281,7 @@ async function runStep(
       return pulumiAction(inputs, env, context, record.comments);
     case "actions/github-script":
       record.githubScripts.push(inputs.script ?? "");
-      return { ok: true, output: "github-script recorded" };
+      return githubScript(inputs, env, context, record.github);
     default:
       throw new Error(`the workflow runner does not know the action ${uses}`);
   }
@@ -282,6 +316,8 @@ async function pulumiAction(
   comments: string[],
 ): Promise<{ ok: boolean; output: string; command: string }> {
   unknownKeys(inputs, PULUMI_INPUTS, "pulumi/actions");
+  // No command: the action only installs the CLI (here: the machine's, on PATH).
+  if (inputs.command === undefined) return { ok: true, output: "pulumi CLI installed", command: "" };
   const base = PULUMI_COMMANDS[inputs.command];
   if (!base) throw new Error(`pulumi/actions command ${inputs.command} is not supported`);
   const stack = inputs["stack-name"];
@@ -322,6 +358,56 @@ async function run(
   return { ok: code === 0, output: `${stdout}${stderr}` };
 }
 
+/** GITHUB_OUTPUT's `name=value` lines (the multiline `name<<DELIMITER` form is not supported). */
+function stepOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  for (const line of text.split("\n").filter(Boolean)) {
+    const at = line.indexOf("=");
+    if (at <= 0) throw new Error(`GITHUB_OUTPUT: the workflow runner does not read ${JSON.stringify(line)}`);
+    outputs[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return outputs;
+}
+
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor;
+
+/** actions/github-script: the script as an async function body, against a recording stand-in of the issues API. */
+async function githubScript(
+  inputs: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+  context: Context,
+  calls: GithubCall[],
+): Promise<{ ok: boolean; output: string }> {
+  unknownKeys(inputs, new Set(["script"]), "actions/github-script");
+  let next = 1000;
+  const call = (method: string, answer: (params: Record<string, any>) => unknown) => async (params: any) => {
+    calls.push({ method, params });
+    return { data: answer(params) };
+  };
+  const issues = {
+    listForRepo: call("issues.listForRepo", () => context.openIssues ?? []),
+    create: call("issues.create", () => ({ number: next++ })),
+    update: call("issues.update", (p) => ({ number: p.issue_number })),
+    createComment: call("issues.createComment", () => ({ id: next++ })),
+  };
+  const github = { rest: { issues } };
+  const [owner, repo] = (context.repositoryName ?? "owner/repo").split("/");
+  const ghContext = {
+    repo: { owner, repo },
+    serverUrl: "https://github.com",
+    runId: 4242,
+    eventName: context.event.name,
+  };
+  const scriptRequire = createRequire(path.join(context.workspace, "github-script.js"));
+  try {
+    const fn = new AsyncFunction("require", "github", "context", "process", String(inputs.script ?? ""));
+    await fn(scriptRequire, github, ghContext, { env });
+    return { ok: true, output: "github-script ran" };
+  } catch (error) {
+    return { ok: false, output: `github-script failed: ${(error as Error).stack}` };
+  }
+}
+
 /** `${{ expr }}` in a value replaced by its value (a string). */
 function substitute(text: string, context: Context): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => String(contextValue(expr, context)));
@@ -350,6 +436,8 @@ function contextValue(reference: string, context: Context): string | number | bo
     const step = context.steps.find((s) => s.id === rest[0]);
     return step ? step[rest[1] as "outcome" | "conclusion"] : "";
   }
+  if (head === "steps" && rest.length === 3 && rest[1] === "outputs")
+    return context.steps.find((s) => s.id === rest[0])?.outputs[rest[2]] ?? "";
   throw new Error(`the workflow runner cannot evaluate ${reference}`);
 }
 
