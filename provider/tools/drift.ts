@@ -147,7 +147,7 @@ function planChanges(step: Record<string, unknown>): PropertyChange[] {
   const detailed = Object.keys(record(step.detailedDiff));
   const reasons = Array.isArray(step.diffReasons) ? step.diffReasons.map(String) : [];
   const keys = [...new Set([...detailed, ...reasons])];
-  if (keys.length === 0) return [];
+  if (keys.length === 0) return declaredAgainstLive(declared, live);
   return keys.flatMap((key) => {
     const path = key.replace(/\[(\d+)\]/g, ".$1");
     const [top] = path.split(".");
@@ -157,6 +157,28 @@ function planChanges(step: Record<string, unknown>): PropertyChange[] {
       ? leaves
       : [{ path: top, source: "plan" as const, old: shown(live[top]), new: shown(declared[top]) }];
   });
+}
+
+/**
+ * A plan step without diff keys (a dynamic provider's update, as CLI 3.259's preview document shows
+ * it: the refresh steps carry the recorded state twice, the update step the refreshed outputs and
+ * the declared inputs): each declared leaf against the live value at the same path, old being what
+ * the program declares and new what the API answers now. Keys only the API has (server defaults)
+ * are no drift, and a masked declared value the outputs do not carry cannot be compared.
+ */
+function declaredAgainstLive(
+  declared: Record<string, unknown>,
+  live: Record<string, unknown>,
+): PropertyChange[] {
+  const walk = (path: string, want: unknown, have: unknown): PropertyChange[] => {
+    if (isSecret(want) && have === undefined) return [];
+    if (isObject(want) && isObject(have) && !isSecret(want) && !isSecret(have))
+      return Object.keys(want).flatMap((key) => walk(path ? `${path}.${key}` : key, want[key], have[key]));
+    return changedLeaves(path, want, have, "refresh");
+  };
+  return Object.keys(declared)
+    .filter((key) => key !== "__provider")
+    .flatMap((key) => walk(key, declared[key], live[key]));
 }
 
 /** The leaves that differ between two values: objects by key, anything else (arrays too) whole. */
