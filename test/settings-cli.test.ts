@@ -178,7 +178,8 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
             const up = await stack.run(["up", "--yes", "--skip-preview"]);
             assert.notEqual(up.code, 0, up.output);
             const requested = `${wrong}/frontdoor/${mock.credentials.frontdoorId}/auth-providers`;
-            assert.ok(up.output.includes(`POST ${requested} failed (HTTP 404`), up.output);
+            // The first request is the check's proof of the credentials (provider/preflight.ts): a read.
+            assert.ok(up.output.includes(`GET ${requested} failed (HTTP 404`), up.output);
           },
         );
       });
