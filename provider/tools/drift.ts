@@ -101,6 +101,12 @@ function tail(stderr: string): string {
 /** The resources the steps change, each with its changed properties (the refresh's first). */
 function driftedResources(steps: unknown[]): DriftedResource[] {
   const byUrn = new Map<string, DriftedResource>();
+  // What Pulumi recorded before the refresh (a refresh step's old state), by URN.
+  const recorded = new Map<string, unknown>();
+  for (const raw of steps) {
+    const step = record(raw);
+    if (step.op === "refresh") recorded.set(String(step.urn ?? ""), record(step.oldState).outputs);
+  }
   for (const raw of steps) {
     const step = record(raw);
     const op = String(step.op ?? "");
@@ -112,7 +118,7 @@ function driftedResources(steps: unknown[]): DriftedResource[] {
     const gone = op === "refresh" && (step.newState === undefined || step.newState === null);
     const properties =
       op !== "refresh"
-        ? planChanges(step)
+        ? planChanges(step, recorded.get(urn))
         : gone
           ? []
           : changedLeaves("", old.outputs ?? {}, now.outputs ?? {}, "refresh");
@@ -139,7 +145,7 @@ const covers = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.s
  * plugin), else the diff's top-level keys (a dynamic provider gives no detailed diff), each as the
  * changed leaves between the live outputs and the declared inputs.
  */
-function planChanges(step: Record<string, unknown>): PropertyChange[] {
+function planChanges(step: Record<string, unknown>, recordedOutputs: unknown): PropertyChange[] {
   const old = record(step.oldState);
   const now = record(step.newState);
   const live = record(old.outputs ?? old.inputs);
@@ -147,7 +153,10 @@ function planChanges(step: Record<string, unknown>): PropertyChange[] {
   const detailed = Object.keys(record(step.detailedDiff));
   const reasons = Array.isArray(step.diffReasons) ? step.diffReasons.map(String) : [];
   const keys = [...new Set([...detailed, ...reasons])];
-  if (keys.length === 0) return declaredAgainstLive(declared, live);
+  if (keys.length === 0)
+    return recordedOutputs === undefined
+      ? declaredAgainstLive(declared, live)
+      : changedLeaves("", withoutProvider(recordedOutputs), withoutProvider(live), "refresh");
   return keys.flatMap((key) => {
     const path = key.replace(/\[(\d+)\]/g, ".$1");
     const [top] = path.split(".");
@@ -159,10 +168,16 @@ function planChanges(step: Record<string, unknown>): PropertyChange[] {
   });
 }
 
+const withoutProvider = (v: unknown) => {
+  const { __provider: _, ...rest } = record(v);
+  return rest;
+};
+
 /**
- * A plan step without diff keys (a dynamic provider's update, as CLI 3.259's preview document shows
+ * A plan step without diff keys and no refresh step before it (a dynamic provider's update, as CLI 3.259's preview document shows
  * it: the refresh steps carry the recorded state twice, the update step the refreshed outputs and
- * the declared inputs): each declared leaf against the live value at the same path, old being what
+ * the declared inputs; with a refresh step, the recorded outputs are compared with the refreshed
+ * ones instead): each declared leaf against the live value at the same path, old being what
  * the program declares and new what the API answers now. Keys only the API has (server defaults)
  * are no drift, and a masked declared value the outputs do not carry cannot be compared.
  */
