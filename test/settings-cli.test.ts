@@ -188,17 +188,19 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
 
   describe("Edge settings as the OpenZiti Terraform provider has them", () => {
     const edge = () => ({ "frontdoor:caBundle": mock.caPem ?? "", namePrefix: "cli-tf" });
+    /** The OpenZiti Terraform provider's variables, its host with the API path, and nothing else. */
+    const terraformEnv = () => ({
+      ...NO_ENV,
+      ZITI_API_HOST: `${mock.url}/edge/management/v1`,
+      ZITI_API_USERNAME: mock.credentials.edgeUsername,
+      ZITI_API_PASSWORD: mock.credentials.edgePassword,
+    });
 
     it("plugin: ZITI_API_HOST (with /edge/management/v1), ZITI_API_USERNAME, ZITI_API_PASSWORD; the preview's lookup logs in", async () => {
       // yaml-edge looks up the controller's default auth policy (an Invoke), which runs at preview.
       const stack = await pluginStack(path.join(EXAMPLES, "yaml-edge"), {
         config: edge(),
-        env: {
-          ...NO_ENV,
-          ZITI_API_HOST: `${mock.url}/edge/management/v1`,
-          ZITI_API_USERNAME: mock.credentials.edgeUsername,
-          ZITI_API_PASSWORD: mock.credentials.edgePassword,
-        },
+        env: terraformEnv(),
       });
       try {
         mock.clearLog();
@@ -241,12 +243,7 @@ describe("Settings through the real Pulumi CLI (plugin and dynamic provider, moc
     it("dynamic provider: ZITI_API_* are read (the preview passes without any frontdoor: Edge setting)", async () => {
       const stack = await cliStack(path.join(EXAMPLES, "edge-access"), {
         config: edge(),
-        env: {
-          ...NO_ENV,
-          ZITI_API_HOST: `${mock.url}/edge/management/v1`,
-          ZITI_API_USERNAME: mock.credentials.edgeUsername,
-          ZITI_API_PASSWORD: mock.credentials.edgePassword,
-        },
+        env: terraformEnv(),
       });
       try {
         const preview = await stack.ok(["preview"]);
