@@ -401,7 +401,7 @@ describe("Real OpenZiti controller: the provider's Edge kinds", function () {
     // A list field outside a set function (anyOf/allOf) is refused: the mock refuses it the same way.
     await assert.rejects(
       list("Service", { filter: 'roleAttributes contains "rl-console"' }, settings),
-      /Service: GET https:\/\/\S+\/edge\/management\/v1\/services failed \(HTTP 400.*'roleAttributes' is a set symbol/,
+      /Service: GET http:\/\/127\.0\.0\.1:\d+\/edge\/management\/v1\/services failed \(HTTP 400.*'roleAttributes' is a set symbol/,
     );
 
     await engine.remove("ServicePolicy", made.id, made.outs);
