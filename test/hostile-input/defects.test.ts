@@ -19,9 +19,9 @@ import {
   runShell,
   withSecrets,
   workspace,
+  ZITI,
 } from "./support";
 
-const ZITI = 'provider["registry.terraform.io/netfoundry/ziti"]';
 const state = (resources: unknown[]) => ({ version: 4, terraform_version: "1.9.8", serial: 1, resources });
 const identity = (
   name: string,

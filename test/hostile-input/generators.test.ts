@@ -20,9 +20,9 @@ import {
   runShell,
   withSecrets,
   workspace,
+  ZITI,
 } from "./support";
 
-const ZITI = 'provider["registry.terraform.io/netfoundry/ziti"]';
 const SEED = 38;
 const COUNT = 80;
 

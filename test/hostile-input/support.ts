@@ -327,3 +327,6 @@ export function gofmtErrors(dir: string, source: string): string {
   const ran = spawnSync("/usr/local/go/bin/gofmt", ["-e", "-l", file], { encoding: "utf8" });
   return ran.status === 0 ? "" : ran.stderr || `gofmt exited ${ran.status}`;
 }
+
+/** The provider address of the OpenZiti Terraform provider in a state file. */
+export const ZITI = 'provider["registry.terraform.io/netfoundry/ziti"]';
