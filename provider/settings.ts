@@ -2,8 +2,14 @@
 // whether it is a secret, its default, what it means, and the zod schema of its value (text as it comes
 // from stack config or the environment, out: the typed value). config.ts reads the settings through it,
 // schema.json's `config` section and docs/reference/configuration.md are generated from it.
-import { z } from "zod";
+import type * as Zod from "zod";
 import { credentialDestinationProblem } from "./http/destinations";
+
+/**
+ * zod, loaded on the first parse: the SDK reads settings' names and variables in the user's program
+ * (sdk/settings.ts), which loads none of the provider's libraries (test/user-project.test.ts).
+ */
+const zod = (): typeof Zod => require("zod");
 
 export interface SettingSpec {
   /** Environment variables read when the stack config has no value, the first one set wins. */
@@ -13,17 +19,17 @@ export interface SettingSpec {
   /** The typed value used when the setting is not given (the description says it too). */
   default?: unknown;
   /** The form of the value; `allowPlainHttp` is the only setting the form of others depends on. */
-  value: (context: { allowPlainHttp: boolean }) => z.ZodType;
+  value: (context: { allowPlainHttp: boolean }) => Zod.ZodType;
 }
 
 /** A zod string whose problem, if any, is the reason `check` gives (the message names no value of a secret). */
 const checked = (check: (value: string) => string | undefined) =>
-  z.string().superRefine((value, ctx) => {
+  zod().string().superRefine((value, ctx) => {
     const reason = check(value);
     if (reason) ctx.addIssue({ code: "custom", message: reason });
   });
 
-const text = () => z.string();
+const text = () => zod().string();
 
 /**
  * A value sent as it is in an HTTP header (a bearer token, the seed's `Basic username:token`): only
@@ -291,7 +297,7 @@ export const SETTINGS = {
 export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 
-type Output<N extends SettingName> = z.output<ReturnType<(typeof SETTINGS)[N]["value"]>>;
+type Output<N extends SettingName> = Zod.output<ReturnType<(typeof SETTINGS)[N]["value"]>>;
 
 /** The typed settings: every value parsed once, defaults filled in. */
 export type Settings = {
@@ -300,16 +306,22 @@ export type Settings = {
 
 /** The zod object of every setting, for one value of allowPlainHttp (the one setting others depend on). */
 function objectSchema(allowPlainHttp: boolean) {
-  const shape: Record<string, z.ZodType> = {};
+  const shape: Record<string, Zod.ZodType> = {};
   for (const name of SETTING_NAMES) {
     const spec: SettingSpec = SETTINGS[name];
     const value = spec.value({ allowPlainHttp });
     shape[name] = "default" in spec ? value.optional().transform((v) => v ?? spec.default) : value.optional();
   }
-  return z.object(shape);
+  return zod().object(shape);
 }
 
-const SCHEMAS = { plain: objectSchema(true), tls: objectSchema(false) };
+/** Built on the first parse (not at load: see `zod`), one per value of allowPlainHttp. */
+const SCHEMAS = new Map<boolean, ReturnType<typeof objectSchema>>();
+function settingsSchema(allowPlainHttp: boolean) {
+  let schema = SCHEMAS.get(allowPlainHttp);
+  if (!schema) SCHEMAS.set(allowPlainHttp, (schema = objectSchema(allowPlainHttp)));
+  return schema;
+}
 
 export interface SettingIssue {
   name: SettingName;
@@ -321,7 +333,7 @@ export function parseSettings(
   raw: Partial<Record<SettingName, string>>,
 ): { ok: true; settings: Settings } | { ok: false; issues: SettingIssue[] } {
   const allowPlain = raw.allowPlainHttp !== undefined && TRUE_WORDS.test(raw.allowPlainHttp);
-  const result = (allowPlain ? SCHEMAS.plain : SCHEMAS.tls).safeParse(raw);
+  const result = settingsSchema(allowPlain).safeParse(raw);
   if (result.success) return { ok: true, settings: result.data as Settings };
   // In the order of SETTINGS, one problem per setting.
   const issues = new Map<SettingName, string>();
