@@ -24,10 +24,12 @@ export interface SettingSpec {
 
 /** A zod string whose problem, if any, is the reason `check` gives (the message names no value of a secret). */
 const checked = (check: (value: string) => string | undefined) =>
-  zod().string().superRefine((value, ctx) => {
-    const reason = check(value);
-    if (reason) ctx.addIssue({ code: "custom", message: reason });
-  });
+  zod()
+    .string()
+    .superRefine((value, ctx) => {
+      const reason = check(value);
+      if (reason) ctx.addIssue({ code: "custom", message: reason });
+    });
 
 const text = () => zod().string();
 
@@ -318,9 +320,8 @@ function objectSchema(allowPlainHttp: boolean) {
 /** Built on the first parse (not at load: see `zod`), one per value of allowPlainHttp. */
 const SCHEMAS = new Map<boolean, ReturnType<typeof objectSchema>>();
 function settingsSchema(allowPlainHttp: boolean) {
-  let schema = SCHEMAS.get(allowPlainHttp);
-  if (!schema) SCHEMAS.set(allowPlainHttp, (schema = objectSchema(allowPlainHttp)));
-  return schema;
+  if (!SCHEMAS.has(allowPlainHttp)) SCHEMAS.set(allowPlainHttp, objectSchema(allowPlainHttp));
+  return SCHEMAS.get(allowPlainHttp)!;
 }
 
 export interface SettingIssue {
