@@ -6,12 +6,14 @@
 // login's 401) and a controller that is not there (a closed port) fail the preview with the server's
 // answer; the good settings preview with one login and one read per API (the mock's log); with
 // frontdoor:offlinePreview nothing reaches the server. A 503 on the check's read with a long
-// Retry-After prints a progress line (provider/log.ts) that the user sees.
+// Retry-After prints a progress line (provider/log.ts) that the user sees. The Edge part once more
+// against a real OpenZiti controller (the harness: the host does not change what the controller says).
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { runHarness } from "../harness";
 import type { MockServer } from "../mock/server";
 import { cliStack } from "./peers/cli";
+import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { type PeerName, requirePeers } from "./peers/index";
 import { mockConfig } from "./support/engine";
 import { tempDir, useMock } from "./support/fixtures";
@@ -177,3 +179,40 @@ for (const driver of drivers) {
     });
   });
 }
+
+describe("preview proves the Edge credentials on a real OpenZiti controller (engine harness)", function () {
+  this.timeout(300_000);
+  let ctrl: RealController;
+  before(async function () {
+    requirePeers(this, "ziti");
+    ctrl = await startController();
+  });
+  after(async () => ctrl?.stop());
+  const preview = drivers[0].preview;
+  const edge = (overrides: Settings = {}): Settings => ({
+    apis: "edge",
+    ...realEdgeConfig(ctrl),
+    ...overrides,
+  });
+  const identities = async () => (await ctrl.admin.call("GET", "/identities?limit=500")).body.data.length;
+
+  const sessions = async () => (await ctrl.admin.call("GET", "/api-sessions?limit=500")).body.data.length;
+
+  it("the admin's password previews green with one login (one API session more) and creates nothing", async () => {
+    const [identitiesBefore, sessionsBefore] = [await identities(), await sessions()];
+    const result = await preview(edge());
+    assert.equal(result.code, 0, result.output);
+    assert.equal(await identities(), identitiesBefore);
+    assert.equal(await sessions(), sessionsBefore + 1);
+  });
+
+  it("a wrong password fails the preview with the controller's own answer", async () => {
+    const result = await preview(edge({ "frontdoor:edgePassword": "not-the-password" }));
+    assert.notEqual(result.code, 0, result.output);
+    assert.match(
+      result.output,
+      /Edge authentication \(method=password\): POST https?:\/\/127\.0\.0\.1:\d+\/edge\/management\/v1\/authenticate failed \(HTTP 401 INVALID_AUTH/,
+    );
+    assert.doesNotMatch(result.output, /not-the-password/);
+  });
+});
