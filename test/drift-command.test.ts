@@ -4,7 +4,7 @@
 // Markdown summary and the JSON report; secrets only as "[secret]"), 2 for an object that no stack
 // declares (--unmanaged), 1 when the check itself fails: an expired token (the server's message), the
 // mock not listening (no answer at all), bad arguments, an answer that is not a preview. The cases run in
-// order on the one stack.
+// order on the one stack. Then once with the provider plugin (YAML) on a real OpenZiti controller.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,8 +14,10 @@ import { type MockServer, startMockServer } from "../mock/server";
 import { readPreview } from "../provider/tools/drift";
 import { requirePeers } from "./peers";
 import { type CliStack, cliStack } from "./peers/cli";
+import { type RealController, realEdgeConfig, startController } from "./peers/controller";
 import { EdgeClient } from "./support/edgeClient";
 import { apiConfig } from "./support/engine";
+import { pluginStack } from "./support/plugin";
 
 const DRIFT = path.resolve(__dirname, "..", "bin", "provider", "tools", "driftCli.js");
 const program = path.join(__dirname, "programs", "readable-drift");
@@ -34,12 +36,42 @@ interface DriftAnswer {
   all: string;
 }
 
+let runs = 0;
+/** The command on the stack (as a scheduled job runs it), its summary and JSON report read back. */
+async function runDrift(
+  stack: CliStack,
+  scratch: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<DriftAnswer> {
+  const summaryFile = path.join(scratch, `summary-${++runs}.md`);
+  const jsonFile = path.join(scratch, `report-${runs}.json`);
+  const argv = [DRIFT, "--stack", "dev", "--cwd", stack.dir, "--summary", summaryFile, "--json", jsonFile];
+  const answer = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(
+      process.execPath,
+      [...argv, ...args],
+      { env: { ...stack.env, ...env }, cwd: scratch },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ),
+  );
+  const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+  const summary = read(summaryFile);
+  const json = read(jsonFile);
+  return {
+    ...answer,
+    summary,
+    report: json ? JSON.parse(json) : undefined,
+    all: [answer.stdout, answer.stderr, summary, json].join("\n"),
+  };
+}
+const explain = (a: DriftAnswer) => `exit ${a.code}\n${a.stdout}\n${a.stderr}`;
+
 describe("pulumi-frontdoor-drift: a drift check with a detailed exit code (real Pulumi CLI)", function () {
   this.timeout(300_000);
   let mock: MockServer;
   let stack: CliStack;
   let scratch: string;
-  let runs = 0;
 
   before(async function () {
     requirePeers(this, "pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs");
@@ -61,30 +93,7 @@ describe("pulumi-frontdoor-drift: a drift check with a detailed exit code (real 
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** The command on the stack, its summary and JSON report read back. */
-  async function drift(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<DriftAnswer> {
-    const summaryFile = path.join(scratch, `summary-${++runs}.md`);
-    const jsonFile = path.join(scratch, `report-${runs}.json`);
-    const argv = [DRIFT, "--stack", "dev", "--cwd", stack.dir, "--summary", summaryFile, "--json", jsonFile];
-    const answer = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [...argv, ...args],
-        { env: { ...stack.env, ...env }, cwd: scratch },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      ),
-    );
-    const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-    const summary = read(summaryFile);
-    const json = read(jsonFile);
-    return {
-      ...answer,
-      summary,
-      report: json ? JSON.parse(json) : undefined,
-      all: [answer.stdout, answer.stderr, summary, json].join("\n"),
-    };
-  }
-  const explain = (a: DriftAnswer) => `exit ${a.code}\n${a.stdout}\n${a.stderr}`;
+  const drift = (args: string[] = [], env: NodeJS.ProcessEnv = {}) => runDrift(stack, scratch, args, env);
   const writes = () =>
     mock.log.filter((e) => e.method !== "GET" && e.path !== "/edge/management/v1/authenticate");
 
@@ -246,5 +255,57 @@ describe("pulumi-frontdoor-drift: a drift check with a detailed exit code (real 
     } finally {
       await mock.resume();
     }
+  });
+});
+
+// The same command with the provider plugin (a YAML program) on a real OpenZiti controller: the
+// plugin's diff and the real controller's answers give the same exit codes and the same names.
+describe("pulumi-frontdoor-drift with the provider plugin on a real OpenZiti controller", function () {
+  this.timeout(300_000);
+  let ctrl: RealController;
+  let stack: CliStack;
+  let scratch: string;
+  const drift = () => runDrift(stack, scratch);
+
+  before(async function () {
+    requirePeers(this, "pulumi", "pulumi-language-yaml", "ziti");
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "frontdoor-drift-plugin-"));
+    ctrl = await startController();
+    const { "frontdoor:edgePassword": edgePassword, ...edge } = realEdgeConfig(ctrl);
+    stack = await pluginStack(path.join(__dirname, "programs", "drift-plugin-yaml"), {
+      config: { ...edge, "frontdoor:retryTimeoutSeconds": "2" },
+      secretConfig: { "frontdoor:edgePassword": edgePassword },
+    });
+    await stack.ok(["up", "--yes", "--skip-preview"]);
+  });
+  after(async () => {
+    await stack?.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+    await stack?.dispose();
+    await ctrl?.stop();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("clean after up (exit 0); a change made with the controller's own API: exit 2 naming it; the controller down: exit 1", async () => {
+    const clean = await drift();
+    assert.equal(clean.code, 0, explain(clean));
+
+    const policyId = await stack.idOf("policy");
+    const changed = await ctrl.admin.call("PATCH", `/auth-policies/${policyId}`, {
+      body: { primary: { updb: { maxAttempts: 9 } } },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    const found = await drift();
+    assert.equal(found.code, 2, explain(found));
+    assert.deepEqual(
+      found.report.drifted.map((r: any) => r.name),
+      ["policy"],
+    );
+    assert.ok(found.stdout.includes("primary.updb.maxAttempts: 3 => 9"), found.stdout);
+
+    await ctrl.stop();
+    const down = await drift();
+    assert.equal(down.code, 1, explain(down));
+    assert.equal(down.report.status, "failed");
+    assert.ok(!down.all.includes(ctrl.password), "the password in the output");
   });
 });
