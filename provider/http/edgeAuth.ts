@@ -6,6 +6,9 @@
 // With an external JWT (externalJwt.ts), every login takes a fresh token from its source, so a
 // renewal after the token expired logs in with a new one; with a source that gives newer tokens (a
 // rotated file, the CI's token request) the session is also renewed shortly before its token expires.
+// The JWT of the session is also sent as `authorization: Bearer` beside `zt-session` on every request:
+// an auth policy with `secondary.requireExtJwtSigner` makes the controller check it on each request
+// (its auth queries), and refuse the session's requests without it.
 import { MISSING_EDGE_CREDENTIALS } from "../config";
 import { debug } from "../log";
 import { registerSecret } from "../redact";
@@ -50,6 +53,8 @@ export class EdgeSessionAuth implements AuthScheme {
   /** When the external JWT of the session expires (from its `exp`), for a source that gives fresh ones. */
   private jwtExpiresAtMs?: number;
   private renewing?: Promise<void>;
+  /** The external JWT the session logged in with: sent on every request (secondary ext-jwt factor). */
+  private sessionJwt?: string;
 
   constructor(private readonly credentials: EdgeCredentials) {
     const { username, password, useCertificate, jwt } = credentials;
@@ -69,7 +74,10 @@ export class EdgeSessionAuth implements AuthScheme {
       });
       await this.renewing;
     }
-    return { [SESSION_HEADER]: await this.session() };
+    const session = await this.session();
+    return this.sessionJwt
+      ? { [SESSION_HEADER]: session, authorization: `Bearer ${this.sessionJwt}` }
+      : { [SESSION_HEADER]: session };
   }
 
   /**
@@ -153,6 +161,7 @@ export class EdgeSessionAuth implements AuthScheme {
       accept: [401],
     });
     if (res.status === 401) throw refused(await jwt.explain(token));
+    this.sessionJwt = token;
     return res;
   }
 
@@ -183,7 +192,9 @@ export class EdgeSessionAuth implements AuthScheme {
       method: "POST",
       path: "/authenticate/mfa",
       body: { code },
-      headers: { [SESSION_HEADER]: token },
+      headers: this.sessionJwt
+        ? { [SESSION_HEADER]: token, authorization: `Bearer ${this.sessionJwt}` }
+        : { [SESSION_HEADER]: token },
       resource: "Edge MFA (frontdoor:edgeTotpSecret)",
       anonymous: true,
     });

@@ -1,6 +1,8 @@
 // The controller side of keyless login, declared through the provider as an admin would (the engine
 // must be configured with an admin's settings first): an external JWT signer for the test issuer, an
-// auth policy that allows only its tokens, and one admin identity per token subject (externalId).
+// auth policy that allows only its tokens (with `secondFactor`, the signer is also its required
+// secondary factor), and one identity per token subject (externalId): an admin unless listed in
+// `nonAdmins`.
 import type { Props } from "../../provider/resource";
 import { createChecked } from "./engine";
 import type { JwtIssuer } from "./jwtIssuer";
@@ -13,7 +15,13 @@ export interface Created {
 
 export async function declareKeylessAccess(
   issuer: JwtIssuer,
-  options: { prefix: string; audience: string; identities: Record<string, string> },
+  options: {
+    prefix: string;
+    audience: string;
+    identities: Record<string, string>;
+    secondFactor?: boolean;
+    nonAdmins?: string[];
+  },
 ): Promise<Created[]> {
   const signer = await createChecked("ExternalJwtSigner", {
     name: `${options.prefix}ci-issuer`,
@@ -32,6 +40,7 @@ export async function declareKeylessAccess(
       cert: { allowed: false },
       extJwt: { allowed: true, allowedSigners: [signer.id] },
     },
+    ...(options.secondFactor ? { secondary: { requireExtJwtSigner: signer.id } } : {}),
   });
   const made: Created[] = [
     { kind: "ExternalJwtSigner", ...signer },
@@ -41,7 +50,7 @@ export async function declareKeylessAccess(
     const identity = await createChecked("Identity", {
       name,
       type: "User",
-      isAdmin: true,
+      isAdmin: !options.nonAdmins?.includes(name),
       authPolicyId: policy.id,
       externalId,
     } as Props);
