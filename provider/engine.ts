@@ -16,7 +16,7 @@ import { ApiError, PartialFailureError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
 import { backoffDelay, sleep } from "./http/retry";
 import { debug, setDebug, warn } from "./log";
-import { proveAccess } from "./preflight";
+import { proofFailure, proveAccess } from "./preflight";
 import { redact } from "./redact";
 import {
   type CheckFailure,
@@ -110,7 +110,14 @@ export async function checkOnline(kind: string, olds: Props, news: Props) {
   const result = await check(kind, olds, news);
   if (result.failures.length > 0) return result;
   const def = resourceDefinition(kind);
-  await proveAccess(context(), def, result.inputs.frontdoorId, `${def.kind}${describeName(result.inputs)}`);
+  const ctx = context();
+  try {
+    await proveAccess(ctx, def, result.inputs.frontdoorId, `${def.kind}${describeName(result.inputs)}`);
+  } catch (error) {
+    const failure = proofFailure(error, def, ctx.settings);
+    if (!failure) throw error;
+    return { ...result, failures: [failure] };
+  }
   return result;
 }
 

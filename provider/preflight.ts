@@ -5,8 +5,10 @@
 // cannot reach or a controller that does not answer fails the preview with the message `up` would give.
 // In `up` it is equally harmless: its requests need that login anyway.
 // frontdoor:offlinePreview turns it off (previews that must not reach the network).
-import { flagSetting } from "./config";
+import { flagSetting, type RawSettings } from "./config";
+import type { CheckFailure } from "./forbiddenKeys";
 import type { EdgeClient } from "./http/edge";
+import { ApiError, ProviderError } from "./http/errors";
 import { FrontdoorClient } from "./http/frontdoor";
 import type { ResourceContext, ResourceDefinition } from "./resource";
 import { UNKNOWN } from "./resource";
@@ -69,4 +71,35 @@ async function frontdoorProof(client: FrontdoorClient, frontdoorId: string, labe
  */
 async function edgeProof(client: EdgeClient, label: string): Promise<void> {
   await client.request({ method: "GET", path: "/auth-policies", query: { limit: 1 }, resource: label });
+}
+
+/**
+ * A failed proof as the check failure of the setting it points at, the server's answer as the reason:
+ * the CLI prints it beside the resource, as it prints a missing setting, instead of the dynamic host's
+ * stack trace. Anything but the provider's own errors (a bug) is not a failure of the settings.
+ */
+export function proofFailure(
+  error: unknown,
+  def: ResourceDefinition,
+  settings: RawSettings,
+): CheckFailure | undefined {
+  if (!(error instanceof ProviderError) && !(error instanceof ApiError)) return undefined;
+  return { property: blamedSetting(error, def.api, settings), reason: error.message };
+}
+
+function blamedSetting(error: Error, api: ResourceDefinition["api"], settings: RawSettings): string {
+  const unanswered = error instanceof ApiError && !error.status;
+  if (api === "frontdoor") {
+    if (unanswered) return "frontdoor:apiUrl";
+    if (error instanceof ApiError && error.status === 403) return "frontdoorId";
+    return settings.token || !settings.clientSecret ? "frontdoor:token" : "frontdoor:clientSecret";
+  }
+  if (unanswered) return settings.edgeUrls ? "frontdoor:edgeUrls" : "frontdoor:edgeUrl";
+  // The login the controller refused (its errors name the method), else the session's rights.
+  const method = /\(method=([a-z-]+)\)/.exec(error.message)?.[1];
+  const given = (names: (keyof RawSettings)[]) => names.find((name) => settings[name]) ?? names[0];
+  if (method === "cert") return `frontdoor:${given(["edgeIdentityFile", "edgeIdentityJson", "edgeCertPem"])}`;
+  if (method === "ext-jwt") return `frontdoor:${given(["edgeJwt", "edgeJwtFile", "edgeJwtAudience"])}`;
+  if (method === "password" || settings.edgePassword) return "frontdoor:edgePassword";
+  return "frontdoor:edgeUrl";
 }

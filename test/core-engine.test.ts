@@ -283,6 +283,12 @@ describe("engine: the hosts' check proves the credentials online (mock on 127.0.
   });
   const identity = (name: string) => ({ name, type: "Device", isAdmin: false });
   const sent = () => mock.log.map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ""} ${e.status}`);
+  /** The one failure of a check that the proof failed: the setting it blames and the server's answer. */
+  const proofFailure = async (work: Promise<{ failures: { property: string; reason: string }[] }>) => {
+    const { failures } = await work;
+    assert.equal(failures.length, 1, JSON.stringify(failures));
+    return failures[0];
+  };
   const rejection = (work: Promise<unknown>) =>
     work.then(
       () => assert.fail("expected the check to fail"),
@@ -309,30 +315,32 @@ describe("engine: the hosts' check proves the credentials online (mock on 127.0.
 
   it("a wrong token fails the check with the server's answer, as the create of `up` fails; every later check alike", async () => {
     await configured({ "frontdoor:token": "not-the-token-0000" });
-    const err = await rejection(engine.checkOnline(KIND, {}, provider("p-bad")));
-    assert.ok(err instanceof ApiError, String(err));
-    assert.equal(err.status, 401);
+    const failure = await proofFailure(engine.checkOnline(KIND, {}, provider("p-bad")));
+    assert.equal(failure.property, "frontdoor:token");
     assert.match(
-      err.message,
+      failure.reason,
       new RegExp(
         `^AuthProvider "p-bad": GET http://127\\.0\\.0\\.1:\\d+/frontdoor/${mock.credentials.frontdoorId}/auth-providers failed \\(HTTP 401 unauthorized\\): invalid access token$`,
       ),
     );
-    const again = await rejection(engine.checkOnline(KIND, {}, provider("p-bad-2")));
-    assert.equal(again, err, "the same proof: one request, not one per resource");
+    const again = await proofFailure(engine.checkOnline(KIND, {}, provider("p-bad-2")));
+    assert.equal(again.reason, failure.reason, "the same proof: one request, not one per resource");
     assert.equal(sent().length, 1);
     const up = await rejection(engine.create(KIND, (await engine.check(KIND, {}, provider("p-bad"))).inputs));
-    assert.equal(up.status, err.status);
-    assert.equal(up.serverMessage, err.serverMessage);
+    assert.ok(up instanceof ApiError, String(up));
+    assert.equal(up.status, 401);
+    assert.ok(failure.reason.endsWith(up.serverMessage), `${failure.reason} / ${up.serverMessage}`);
   });
 
   it("a frontdoor the token cannot reach fails the check (403), each frontdoor proved once", async () => {
     await configured();
     const other = mock.credentials.otherFrontdoorId;
-    const err = await rejection(engine.checkOnline(KIND, {}, { ...provider("p-other"), frontdoorId: other }));
-    assert.equal(err.status, 403);
+    const failure = await proofFailure(
+      engine.checkOnline(KIND, {}, { ...provider("p-other"), frontdoorId: other }),
+    );
+    assert.equal(failure.property, "frontdoorId");
     assert.match(
-      err.message,
+      failure.reason,
       new RegExp(
         `GET http://127\\.0\\.0\\.1:\\d+/frontdoor/${other}/auth-providers failed \\(HTTP 403 not_found\\): frontdoor ${other} not found`,
       ),
@@ -343,18 +351,17 @@ describe("engine: the hosts' check proves the credentials online (mock on 127.0.
 
   it("a wrong Edge password fails the check with the login's answer, as `up` does", async () => {
     await configured({ "frontdoor:edgePassword": "not-the-password" });
-    const err = await rejection(engine.checkOnline("Identity", {}, identity("i-bad")));
-    assert.ok(err instanceof ApiError, String(err));
-    assert.equal(err.status, 401);
+    const failure = await proofFailure(engine.checkOnline("Identity", {}, identity("i-bad")));
+    assert.equal(failure.property, "frontdoor:edgePassword");
     assert.match(
-      err.message,
+      failure.reason,
       /^Edge authentication \(method=password\): POST http:\/\/127\.0\.0\.1:\d+\/edge\/management\/v1\/authenticate failed \(HTTP 401/,
     );
     assert.deepEqual(sent(), ["POST /edge/management/v1/authenticate?method=password 401"]);
     const up = await rejection(
       engine.create("Identity", (await engine.check("Identity", {}, identity("i-bad"))).inputs),
     );
-    assert.equal(up.message, err.message);
+    assert.equal(up.message, failure.reason);
   });
 
   it("no request: with bad input, with bad settings, with frontdoor:offlinePreview, for a frontdoor id not known yet", async () => {
