@@ -65,6 +65,12 @@ async function runDrift(
     all: [answer.stdout, answer.stderr, summary, json].join("\n"),
   };
 }
+/** After a describe: the stack's objects destroyed (best effort), its state and the scratch folder gone. */
+async function dropStack(stack: CliStack | undefined, scratch: string | undefined): Promise<void> {
+  await stack?.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+  await stack?.dispose();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+}
 const explain = (a: DriftAnswer) => `exit ${a.code}\n${a.stdout}\n${a.stderr}`;
 
 describe("pulumi-frontdoor-drift: a drift check with a detailed exit code (real Pulumi CLI)", function () {
@@ -87,10 +93,8 @@ describe("pulumi-frontdoor-drift: a drift check with a detailed exit code (real 
     await stack.ok(["up", "--yes", "--skip-preview"]);
   });
   after(async () => {
-    await stack?.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
-    await stack?.dispose();
+    await dropStack(stack, scratch);
     await mock?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   const drift = (args: string[] = [], env: NodeJS.ProcessEnv = {}) => runDrift(stack, scratch, args, env);
@@ -279,10 +283,8 @@ describe("pulumi-frontdoor-drift with the provider plugin on a real OpenZiti con
     await stack.ok(["up", "--yes", "--skip-preview"]);
   });
   after(async () => {
-    await stack?.run(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
-    await stack?.dispose();
+    await dropStack(stack, scratch);
     await ctrl?.stop();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   it("clean after up (exit 0); a change made with the controller's own API: exit 2 naming it; the controller down: exit 1", async () => {

@@ -74,7 +74,11 @@ export class EdgeSessionAuth implements AuthScheme {
       });
       await this.renewing;
     }
-    const session = await this.session();
+    return this.sessionHeaders(await this.session());
+  }
+
+  /** The session token, and the session's external JWT when it logged in with one (secondary factor). */
+  private sessionHeaders(session: string): Record<string, string> {
     return this.sessionJwt
       ? { [SESSION_HEADER]: session, authorization: `Bearer ${this.sessionJwt}` }
       : { [SESSION_HEADER]: session };
@@ -192,9 +196,7 @@ export class EdgeSessionAuth implements AuthScheme {
       method: "POST",
       path: "/authenticate/mfa",
       body: { code },
-      headers: this.sessionJwt
-        ? { [SESSION_HEADER]: token, authorization: `Bearer ${this.sessionJwt}` }
-        : { [SESSION_HEADER]: token },
+      headers: this.sessionHeaders(token),
       resource: "Edge MFA (frontdoor:edgeTotpSecret)",
       anonymous: true,
     });
