@@ -16,6 +16,12 @@ import { tempDir } from "../support/fixtures";
 /** One directory per test file run: the stubs, the sentinel path, the programs. */
 export function workspace() {
   const dir = tempDir("hostile-");
+  // The programs' own package scope: `require("pulumi-frontdoor")` resolves through the stubs here,
+  // never through a package.json that happens to sit above the temp folder (Node's self-reference).
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "hostile-programs", private: true }),
+  );
   return { dir, sentinel: path.join(dir, "sentinel-injected") };
 }
 
