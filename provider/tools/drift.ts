@@ -143,7 +143,8 @@ const covers = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.s
 /**
  * The properties a plan step changes: the detailed diff's paths when the provider gave one (the
  * plugin), else the diff's top-level keys (a dynamic provider gives no detailed diff), each as the
- * changed leaves between the live outputs and the declared inputs.
+ * changed leaves between what Pulumi recorded and the live outputs when they differ (drift, the same
+ * form on both hosts), else between the live outputs and the declared inputs.
  */
 function planChanges(step: Record<string, unknown>, recordedOutputs: unknown): PropertyChange[] {
   const old = record(step.oldState);
@@ -157,9 +158,14 @@ function planChanges(step: Record<string, unknown>, recordedOutputs: unknown): P
     return recordedOutputs === undefined
       ? declaredAgainstLive(declared, live)
       : changedLeaves("", withoutProvider(recordedOutputs), withoutProvider(live), "refresh");
+  const recorded = recordedOutputs === undefined ? undefined : record(recordedOutputs);
   return keys.flatMap((key) => {
     const path = key.replace(/\[(\d+)\]/g, ".$1");
     const [top] = path.split(".");
+    // A change made outside Pulumi reads as on the dynamic host, recorded => live; what differs only
+    // from the program (or a masked secret) as live => what up would set.
+    const outside = recorded ? changedLeaves(top, recorded[top], live[top], "refresh") : [];
+    if (outside.length) return outside;
     const leaves = changedLeaves(top, live[top], declared[top], "plan");
     // A secret (or a value that only differs in a way the masked document hides): named, masked.
     return leaves.length
