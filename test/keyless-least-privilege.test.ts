@@ -111,6 +111,10 @@ describe("keyless login, least privilege (sub-mapped main and preview identities
       ["EXT-JWT"],
     );
     assert.deepEqual(await queries({ authorization: `Bearer ${jwt}` }), []);
+    // And it serves a management read on the session token alone, the factor outstanding: the second
+    // factor does not stop a leaked zt-session (docs/guides/gitops-pipeline.md says so; this pins it).
+    const read = await client.call("GET", "/identities?limit=1", { token: session.body.data.token });
+    assert.equal(read.status, 200, JSON.stringify(read.body));
   });
 
   it("the provider logs in as the main identity and may create and delete (an admin)", async () => {

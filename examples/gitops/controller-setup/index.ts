@@ -36,10 +36,11 @@ const signer = new frontdoor.ExternalJwtSigner("github-actions", {
   useExternalId: true,
 });
 
-// JWTs of this signer only: no password, no certificate. The signer is also the second factor the
-// controller checks on every request (the provider sends the session's token with each), so the
-// session ends with the token's validity, and the project's policy pack accepts the admin on it
-// (frontdoor-admin-second-factor).
+// JWTs of this signer only: no password, no certificate. The signer is also the second factor (the
+// provider sends the session's token with each request, so the controller counts it), and the
+// project's policy pack accepts the admin on it (frontdoor-admin-second-factor). It is the same
+// GitHub token, not an independent factor: whoever holds the token holds both, and v1.5/v1.6 serve
+// a session without it (docs/guides/gitops-pipeline.md, "The admin's second factor is the same token").
 const policy = new frontdoor.AuthPolicy("pipelines", {
   name: "pipelines-keyless",
   primary: {
