@@ -11,6 +11,7 @@ import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, toPlainData } from "../resource";
 import { resourceDefinition } from "../resources";
 import { objectId } from "../resources/common";
+import { SECRET_VALUES } from "../secretValues";
 import { secretPaths } from "../shape";
 import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
@@ -60,10 +61,20 @@ export const lookupName = (kind: string) => `get${kind}`;
 /** `getIdentities`, `getAuthPolicies`, `getCas`, ... */
 export const listName = (kind: string) => `get${kind.replace(/y$/, "ie")}s`;
 
-/** Output keys that are secret: the kind's secret outputs and its top-level secret inputs. */
+/**
+ * Keys of a lookup result that are or hold a secret: the kind's secret outputs and the top-level key of
+ * each secret input (`data` for an auth provider's `data.client_secret`). A lookup answers the secret
+ * leaves in place, so the resource's `secretValues` (its stored form of them) is not one of its keys.
+ */
 export function secretKeys(def: ResourceDefinition): string[] {
+  const inputs = secretPaths(def.inputs).map((path) => path.split(".")[0]);
+  return [...new Set([...(def.secretOutputs ?? []), ...inputs])].filter((key) => key !== SECRET_VALUES);
+}
+
+/** Keys secret as a whole (nested secret leaves are marked by the input schemas they come from). */
+function wholeSecretKeys(def: ResourceDefinition): string[] {
   const inputs = secretPaths(def.inputs).filter((path) => !path.includes("."));
-  return [...new Set([...(def.secretOutputs ?? []), ...inputs])];
+  return [...(def.secretOutputs ?? []), ...inputs].filter((key) => key !== SECRET_VALUES);
 }
 
 function definition(kind: LookupKind): ResourceDefinition & Required<Pick<ResourceDefinition, "search">> {
@@ -73,9 +84,15 @@ function definition(kind: LookupKind): ResourceDefinition & Required<Pick<Resour
 }
 
 /** The id and state of one object, as plain data; its secret values registered for redaction. */
-function result(def: ResourceDefinition, id: string, outs: Props): Props {
-  for (const key of secretKeys(def)) registerSecret(outs[key]);
+export function lookupResult(def: ResourceDefinition, id: string, outs: Props): Props {
+  for (const key of def.secretOutputs ?? []) registerSecret(outs[key]);
+  for (const path of secretPaths(def.inputs)) registerSecret(valueAt(outs, path.split(".")));
   return { id, ...(toPlainData(outs) as Props) };
+}
+
+function valueAt(value: unknown, keys: string[]): unknown {
+  for (const key of keys) value = value && typeof value === "object" ? (value as Props)[key] : undefined;
+  return value;
 }
 
 /** One object by id or by name; fails naming the kind and the id or name when there is none. */
@@ -87,12 +104,12 @@ export async function lookup(kind: LookupKind, input: LookupArgs, settings: RawS
     if (args.id !== undefined) {
       const outs = await def.read(ctx, args.id, {});
       if (!outs) throw new ProviderError(`${fn}: there is no ${kind} with id "${args.id}"`);
-      return result(def, args.id, outs);
+      return lookupResult(def, args.id, outs);
     }
     const name = args.name!;
     const found = (await def.search(ctx, nameFilter(name))).find((item) => item.outs.name === name);
     if (!found) throw new ProviderError(`${fn}: there is no ${kind} named "${name}"`);
-    return result(def, found.id, found.outs);
+    return lookupResult(def, found.id, found.outs);
   });
 }
 
@@ -105,7 +122,7 @@ export async function list(
   const args = parseArgs(listName(kind), ListArgs, input ?? {});
   const def = definition(kind);
   return withEdge(settings, async (ctx) => ({
-    items: (await def.search(ctx, args.filter)).map(({ id, outs }) => result(def, id, outs)),
+    items: (await def.search(ctx, args.filter)).map(({ id, outs }) => lookupResult(def, id, outs)),
   }));
 }
 
@@ -153,8 +170,9 @@ export function stateSchema(def: ResourceDefinition): z.ZodObject {
     shape[key] = holders.length === members.length ? schema : schema.optional();
   }
   Object.assign(shape, def.outputs instanceof z.ZodObject ? def.outputs.shape : {});
+  delete shape[SECRET_VALUES];
   // Secret outputs are marked in the schema too (the resource's secretOutputs are outside its zod shapes).
-  for (const key of secretKeys(def))
+  for (const key of wholeSecretKeys(def))
     if (shape[key]) shape[key] = shape[key].meta({ ...shape[key].meta(), secret: true });
   return z
     .object({ id: z.string().describe("Id of the object."), ...shape })

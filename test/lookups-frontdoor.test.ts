@@ -1,0 +1,198 @@
+// Frontdoor lookups (getAuthProvider(s), getClientCertificate(s), getCertificateRequestToken(s),
+// getCustomFrontend(s)) through real HTTP against the mock on 127.0.0.1, the objects made through the
+// API as an admin outside Pulumi makes them. Expected values come from the Frontdoor API description
+// (/work/shared/specs/frontdoor-management-api.md): lists are paged (`page` zero-based, `size`), `sort`
+// is `<field>,<asc|desc>`; the requests the mock logged show every page fetched and `sort` sent on each.
+// The same lookups through the plugin's gRPC Invoke, with the secrets the description names marked.
+import assert from "node:assert/strict";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { listFrontdoor, lookupFrontdoor } from "../provider/functions/frontdoorLookups";
+import { redact } from "../provider/redact";
+import { testCa } from "./edge-support";
+import { mockConfig } from "./support/engine";
+import { frontdoorApi, useMock } from "./support/fixtures";
+import { js, type PluginServer, servePlugin, struct } from "./support/plugin";
+
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const isSecret = (v: unknown) => typeof v === "object" && v !== null && SIG_KEY in v;
+
+describe("Frontdoor lookups: by name or id, and every page of a sorted list", function () {
+  this.timeout(60_000);
+  const mock = useMock();
+  const settings = () =>
+    Object.fromEntries(Object.entries(mockConfig(mock)).map(([k, v]) => [k.replace(/^frontdoor:/, ""), v]));
+  const made = async (collection: string, body: unknown) => {
+    const res = await frontdoorApi(mock, "POST", collection, body);
+    const answer = await res.json();
+    assert.ok(res.status < 300, `POST ${collection}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer as Record<string, unknown> & { id: string };
+  };
+  const listRequests = (collection: string) =>
+    mock.log.filter((e) => e.method === "GET" && e.path.endsWith(`/${collection}`));
+
+  it("a list reads every page (page 0, 1, 2 of size 100) and sends sort on each, in the order asked", async () => {
+    const names = Array.from({ length: 205 }, (_, i) => `crt-${String(i).padStart(3, "0")}`);
+    for (const name of names) await made("certificate-request-tokens", { name });
+    mock.log.length = 0;
+    const { items } = await listFrontdoor("CertificateRequestToken", { sort: "name,desc" }, settings());
+    assert.deepEqual(
+      items.map((i) => i.name),
+      [...names].reverse(),
+    );
+    const pages = listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query));
+    assert.deepEqual(
+      pages.map((q) => [q.get("page"), q.get("size"), q.getAll("sort")]),
+      [
+        ["0", "100", ["name,desc"]],
+        ["1", "100", ["name,desc"]],
+        ["2", "100", ["name,desc"]],
+      ],
+    );
+    // The token is a secret (FD Certificate request token): registered for redaction.
+    const token = String(items[0].token);
+    assert.match(token, /^crt_/);
+    assert.ok(!redact(`x ${token} y`).includes(token));
+  });
+
+  it("by name: the one object, read by id (data of an auth provider, which list items omit)", async () => {
+    const data = {
+      issuer: "https://login.example.com/",
+      client_id: "fd",
+      client_secret: "lookup-secret-5150",
+    };
+    const created = await made("auth-providers", { name: "corp-sso", type: "OIDC", data });
+    mock.log.length = 0;
+    const found = await lookupFrontdoor("AuthProvider", { name: "corp-sso" }, settings());
+    assert.equal(found.id, created.id);
+    assert.equal((found.data as Record<string, unknown>).client_secret, "lookup-secret-5150");
+    assert.equal(found.type, "OIDC");
+    assert.ok(mock.log.some((e) => e.method === "GET" && e.path.endsWith(`/auth-providers/${created.id}`)));
+    assert.ok(!redact("lookup-secret-5150").includes("lookup-secret-5150"), "the secret is registered");
+    const byId = await lookupFrontdoor("AuthProvider", { id: created.id }, settings());
+    assert.deepEqual(byId, found);
+    const all = await listFrontdoor("AuthProvider", {}, settings());
+    assert.ok(
+      all.items.some((i) => i.id === created.id && (i.data as Record<string, unknown>).client_id === "fd"),
+    );
+  });
+
+  it("not exactly one of that name: an error naming the kind, the name and the count", async () => {
+    const cert = testCa("lookup client cert").certPem;
+    await made("client-certificates", { name: "twin", value: cert });
+    await assert.rejects(
+      lookupFrontdoor("ClientCertificate", { name: "nobody" }, settings()),
+      /getClientCertificate: 0 ClientCertificate objects have name "nobody" in frontdoor ".+", expected exactly one/,
+    );
+    const one = await lookupFrontdoor("ClientCertificate", { name: "twin" }, settings());
+    assert.equal(one.name, "twin");
+  });
+
+  it("two of that name (a service that lets names repeat: they only 'should be unique'): the count and the ids", async () => {
+    // The mock refuses a second name; a scripted service on 127.0.0.1 lists two.
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const content = [
+        { id: "ap-1", name: "dup", type: "OIDC", enabled: true },
+        { id: "ap-2", name: "dup", type: "OIDC", enabled: true },
+      ];
+      res.end(
+        JSON.stringify({
+          content,
+          pageable: { pageNumber: 0, pageSize: 100 },
+          totalElements: 2,
+          totalPages: 1,
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await assert.rejects(
+        lookupFrontdoor("AuthProvider", { name: "dup" }, { ...settings(), apiUrl: url }),
+        /getAuthProvider: 2 AuthProvider objects have name "dup" in frontdoor ".+", expected exactly one \(ids ap-1, ap-2\); look it up by id/,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a custom frontend by hostname (DNS names compare without case)", async () => {
+    const created = await made("custom-frontends", { hostname: "app.example.com", authProviderIds: [] });
+    const found = await lookupFrontdoor("CustomFrontend", { hostname: "App.Example.com" }, settings());
+    assert.equal(found.id, created.id);
+    assert.equal(found.hostname, "app.example.com");
+    const all = await listFrontdoor("CustomFrontend", { sort: "hostname,asc" }, settings());
+    assert.deepEqual(
+      all.items.map((i) => i.id),
+      [created.id],
+    );
+  });
+
+  it("bad arguments fail before any request, naming the argument", async () => {
+    mock.log.length = 0;
+    await assert.rejects(
+      listFrontdoor("AuthProvider", { sort: "name;drop" }, settings()),
+      /getAuthProviders: sort: must look like <field>,<asc\|desc>/,
+    );
+    await assert.rejects(
+      lookupFrontdoor("AuthProvider", {}, settings()),
+      /getAuthProvider: id: give exactly one of id and name/,
+    );
+    const { frontdoorId: _, ...noFrontdoor } = settings();
+    await assert.rejects(
+      lookupFrontdoor("AuthProvider", { name: "x" }, noFrontdoor),
+      /getAuthProvider: frontdoorId: required/,
+    );
+    assert.deepEqual(mock.log, []);
+  });
+
+  describe("through the plugin's gRPC Invoke", () => {
+    let plugin: PluginServer;
+    before(async () => {
+      plugin = await servePlugin();
+      const req = new provproto.ConfigureRequest();
+      req.setArgs(struct(settings()));
+      req.setAcceptsecrets(true);
+      await plugin.call("configure", req);
+    });
+    after(() => plugin?.stop());
+    const invoke = async (fn: string, args: Record<string, unknown>) => {
+      const req = new provproto.InvokeRequest();
+      req.setTok(`frontdoor:index:${fn}`);
+      req.setArgs(struct(args));
+      const res = await plugin.call<provproto.InvokeResponse>("invoke", req);
+      assert.deepEqual(
+        res.getFailuresList().map((f) => f.getReason()),
+        [],
+      );
+      return js(res.getReturn());
+    };
+
+    it("answers the lookups, the secret leaves the description names marked (client_secret, token)", async () => {
+      await made("auth-providers", {
+        name: "grpc-sso",
+        type: "OIDC",
+        data: { issuer: "https://idp.example.com/", client_id: "c", client_secret: "grpc-secret-8086" },
+      });
+      const found = await invoke("getAuthProvider", { name: "grpc-sso" });
+      assert.equal(found.name, "grpc-sso", "the name is plain");
+      assert.equal(found.data.issuer, "https://idp.example.com/", "the issuer is plain");
+      assert.ok(isSecret(found.data.client_secret) && found.data.client_secret.value === "grpc-secret-8086");
+      mock.log.length = 0;
+      const tokens = await invoke("getCertificateRequestTokens", { sort: "name,asc" });
+      assert.ok(tokens.items.length > 100);
+      assert.ok(tokens.items.every((i: Record<string, unknown>) => isSecret(i.token)));
+      assert.ok(tokens.items.every((i: Record<string, unknown>) => typeof i.name === "string"));
+      assert.deepEqual(
+        listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query).get("page")),
+        ["0", "1", "2"],
+      );
+      const certs = await invoke("getClientCertificates", {});
+      assert.ok(certs.items.some((i: Record<string, unknown>) => i.name === "twin"));
+      const frontend = await invoke("getCustomFrontend", { hostname: "app.example.com" });
+      assert.equal(frontend.status !== undefined, true);
+    });
+  });
+});
