@@ -91,7 +91,9 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
 
   it("two of that name (a service that lets names repeat: they only 'should be unique'): the count and the ids", async () => {
     // The mock refuses a second name; a scripted service on 127.0.0.1 lists two.
+    const asked: string[] = [];
     const server = http.createServer((req, res) => {
+      asked.push(String(req.url));
       res.writeHead(200, { "content-type": "application/json" });
       const content = [
         { id: "ap-1", name: "dup", type: "OIDC", enabled: true },
@@ -113,6 +115,7 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
         lookupFrontdoor("AuthProvider", { name: "dup" }, { ...settings(), apiUrl: url }),
         /getAuthProvider: 2 AuthProvider objects have name "dup" in frontdoor ".+", expected exactly one \(ids ap-1, ap-2\); look it up by id/,
       );
+      assert.deepEqual(asked, [`/frontdoor/${mock.credentials.frontdoorId}/auth-providers?page=0&size=100`]);
     } finally {
       server.close();
     }
