@@ -1,10 +1,11 @@
-// Lookups of existing Edge objects for programs, one set per Edge kind, all built by `lookups` below:
+// Lookups of existing Edge and Frontdoor objects for programs, one set per kind, built by `lookups` below:
 //   getIdentity({ id } | { name })      -> Promise of the identity (an error when there is none)
 //   getIdentityOutput({ id } | { name }) -> the same as an Output, taking Inputs
 //   getIdentities({ filter })           -> Promise of { items } (ZitiQL, all pages; none: [])
 //   getIdentitiesOutput({ filter })     -> the same as an Output
-// A result has the shape of the kind's resource outputs, with the id. The lookups run in the program
-// (a dynamic provider has no invoke), with the settings of the stack config `frontdoor:*`, else the
+// Frontdoor kinds take `frontdoorId` (default: the config) and `name` (CustomFrontend: `hostname`) or `id`;
+// their lists take `sort` instead of `filter`. A result has the shape of the kind's resource outputs,
+// with the id. The lookups run in the program (a dynamic provider has no invoke), with the settings of the stack config `frontdoor:*`, else the
 // environment, read at each call. The plain functions answer plain values, as Pulumi's plain invokes do;
 // the Output variants mark the result secret when it holds a secret (e.g. an enrollment JWT).
 import * as pulumi from "@pulumi/pulumi";

@@ -7,15 +7,18 @@
 import assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { listFrontdoor, lookupFrontdoor } from "../provider/functions/frontdoorLookups";
 import { redact } from "../provider/redact";
+import * as sdk from "../sdk";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
 import { frontdoorApi, useMock } from "./support/fixtures";
 import { js, type PluginServer, servePlugin, struct } from "./support/plugin";
 
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const pulumiIsSecret = (o: pulumi.Output<unknown>) => pulumi.isSecret(o);
 const isSecret = (v: unknown) => typeof v === "object" && v !== null && SIG_KEY in v;
 
 describe("Frontdoor lookups: by name or id, and every page of a sorted list", function () {
@@ -149,6 +152,40 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       /getAuthProvider: frontdoorId: required/,
     );
     assert.deepEqual(mock.log, []);
+  });
+
+  it("the dynamic SDK's functions: settings from the environment, the Output variant secret", async () => {
+    const env = {
+      FRONTDOOR_API_URL: mock.url,
+      FRONTDOOR_ID: mock.credentials.frontdoorId,
+      FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
+    };
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      await made("auth-providers", {
+        name: "sdk-sso",
+        type: "OIDC",
+        data: { issuer: "https://sdk.example.com/", client_id: "s", client_secret: "sdk-secret-2600" },
+      });
+      const found = await sdk.getAuthProvider({ name: "sdk-sso" });
+      assert.equal(found.name, "sdk-sso");
+      mock.log.length = 0;
+      const { items } = await sdk.getCertificateRequestTokens({ sort: "name,asc" });
+      assert.ok(items.length > 200);
+      assert.deepEqual(
+        listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query).getAll("sort")),
+        [["name,asc"], ["name,asc"], ["name,asc"]],
+      );
+      const output = sdk.getAuthProviderOutput({ name: "sdk-sso" });
+      assert.equal(await pulumiIsSecret(output), true, "a result holding data.client_secret is secret");
+      const frontends = sdk.getCustomFrontendsOutput({});
+      assert.equal(await pulumiIsSecret(frontends), false, "custom frontends hold no secret");
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
   });
 
   describe("through the plugin's gRPC Invoke", () => {
