@@ -29,7 +29,15 @@ export interface InvokeCase {
   name: string;
   fn: string;
   args: Record<string, unknown>;
+  /**
+   * The table paths this call produces, when not all of the function's (an OIDC auth provider has a
+   * `data.client_secret`, an API key one a `data.api_key`): the YAML program reads only these.
+   */
+  paths?: string[];
 }
+
+/** The table output paths a case answers for. */
+export const casePaths = (i: InvokeCase): string[] => i.paths ?? FUNCTION_SECRETS[i.fn].outputs;
 
 export interface SecretCases {
   resources: ResourceCase[];
@@ -171,9 +179,31 @@ export async function prepareSecretCases(mock: MockServer, prefix: string): Prom
       { name: "foundRouters", fn: "getEdgeRouters", args: { filter: `name = "${prefix}-found-router"` } },
       { name: "foundCa", fn: "getCa", args: { name: `${prefix}-found-ca` } },
       { name: "foundCas", fn: "getCas", args: { filter: `name = "${prefix}-found-ca"` } },
-      { name: "foundSso", fn: "getAuthProvider", args: { name: `${prefix}-found-sso` } },
-      { name: "foundKey", fn: "getAuthProvider", args: { name: `${prefix}-found-key` } },
-      { name: "foundProviders", fn: "getAuthProviders", args: { sort: "name,asc" } },
+      {
+        name: "foundSso",
+        fn: "getAuthProvider",
+        args: { name: `${prefix}-found-sso` },
+        paths: ["data.client_secret"],
+      },
+      {
+        name: "foundKey",
+        fn: "getAuthProvider",
+        args: { name: `${prefix}-found-key` },
+        paths: ["data.api_key"],
+      },
+      // OIDC sorts after API_KEY: the first item is of the type whose secret the case reads.
+      {
+        name: "foundOidcFirst",
+        fn: "getAuthProviders",
+        args: { sort: "type,desc" },
+        paths: ["items.data.client_secret"],
+      },
+      {
+        name: "foundKeyFirst",
+        fn: "getAuthProviders",
+        args: { sort: "type,asc" },
+        paths: ["items.data.api_key"],
+      },
       { name: "foundToken", fn: "getCertificateRequestToken", args: { name: `${prefix}-found-token` } },
       { name: "foundTokens", fn: "getCertificateRequestTokens", args: {} },
     ],
@@ -282,7 +312,7 @@ export function yamlProgram(
   const outputs: Record<string, string> = {};
   for (const i of cases.invokes) {
     variables[i.name] = { "fn::invoke": { function: `frontdoor:index:${i.fn}`, arguments: i.args } };
-    for (const dotted of FUNCTION_SECRETS[i.fn].outputs) {
+    for (const dotted of casePaths(i)) {
       if (NOT_PRODUCED[`${i.fn} ${dotted}`]) continue;
       const access = dotted.startsWith("items.") ? `items[0].${dotted.slice(6)}` : dotted;
       outputs[outputName(i.name, dotted)] = `\${${i.name}.${access}}`;
