@@ -11,6 +11,7 @@ import { FrontdoorClient } from "../http/frontdoor";
 import type { Props, ResourceContext } from "../resource";
 import { resourceDefinition } from "../resources";
 import { frontdoorId, objectId } from "../resources/common";
+import { listFrontends } from "../resources/customFrontend";
 import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
 import { listName, lookupName, lookupResult, stateSchema } from "./lookups";
@@ -90,10 +91,23 @@ async function withFrontdoor<T>(
   }
 }
 
-/** The list items of the kind's collection in the frontdoor, every page, sorted as asked. */
-function listItems(ctx: ResourceContext, kind: FrontdoorLookupKind, fd: string, sort?: string) {
+/**
+ * The list items of the kind's collection in the frontdoor, every page, sorted as asked. Custom
+ * frontends through the resource's own list, which the description does not show: a service without it
+ * fails saying so, and that a lookup by id still works.
+ */
+function listItems(ctx: ResourceContext, kind: FrontdoorLookupKind, fd: string, fn: string, sort?: string) {
+  const query: Record<string, string> = sort ? { sort } : {};
+  if (kind === "CustomFrontend")
+    return listFrontends(
+      ctx,
+      { frontdoorId: fd },
+      `${fn} needs the list`,
+      query,
+      "Look one up by id instead.",
+    );
   const path = FrontdoorClient.path(fd, FRONTDOOR_LOOKUPS[kind].collection);
-  return ctx.frontdoor().listAll<Props & { id: string }>(path, kind, sort ? { sort } : {});
+  return ctx.frontdoor().listAll<Props & { id: string }>(path, kind, query);
 }
 
 /** The object's state as `read` gives it (the import's earlier state: only the frontdoor). */
@@ -113,7 +127,7 @@ export async function lookupFrontdoor(kind: FrontdoorLookupKind, input: Props, s
   return withFrontdoor(settings, async (ctx) => {
     if (args.id !== undefined) return readOne(ctx, kind, fd, String(args.id), fn);
     const wanted = String(args[key]);
-    const matches = (await listItems(ctx, kind, fd)).filter((item) => sameKey(key, item, wanted));
+    const matches = (await listItems(ctx, kind, fd, fn)).filter((item) => sameKey(key, item, wanted));
     if (matches.length !== 1) {
       const ids = matches.length ? ` (ids ${matches.map((m) => m.id).join(", ")}); look it up by id` : "";
       throw new ProviderError(
@@ -136,7 +150,7 @@ export async function listFrontdoor(kind: FrontdoorLookupKind, input: Props, set
   const args = parsed(fn, FrontdoorListArgs, input, settings);
   const fd = String(args.frontdoorId);
   return withFrontdoor(settings, async (ctx) => {
-    const items = await listItems(ctx, kind, fd, args.sort as string | undefined);
+    const items = await listItems(ctx, kind, fd, fn, args.sort as string | undefined);
     const read: Props[] = [];
     for (const item of items) read.push(await readOne(ctx, kind, fd, item.id, fn));
     return { items: read };
