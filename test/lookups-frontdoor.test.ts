@@ -79,6 +79,31 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     assert.ok(
       all.items.some((i) => i.id === created.id && (i.data as Record<string, unknown>).client_id === "fd"),
     );
+    // Sorted by type, both ways: `sort` sent as `<field>,<asc|desc>` with page and size, the order the API's.
+    await made("auth-providers", {
+      name: "partner-key",
+      type: "API_KEY",
+      data: { header_name: "x-api-key", api_key: "lookup-api-key-6809-abcdef" },
+    });
+    for (const [sort, first] of [
+      ["type,asc", "API_KEY"],
+      ["type,desc", "OIDC"],
+    ]) {
+      mock.log.length = 0;
+      const { items } = await listFrontdoor("AuthProvider", { sort }, settings());
+      assert.deepEqual(
+        items.map((i) => i.type),
+        first === "API_KEY" ? ["API_KEY", "OIDC"] : ["OIDC", "API_KEY"],
+        sort,
+      );
+      assert.deepEqual(
+        listRequests("auth-providers").map((e) => Object.fromEntries(new URLSearchParams(e.query))),
+        [{ sort, page: "0", size: "100" }],
+      );
+      const key = items.find((i) => i.type === "API_KEY")!.data as Record<string, unknown>;
+      assert.equal(key.api_key, "lookup-api-key-6809-abcdef");
+      assert.equal(key.client_secret, undefined, "an API key's data has no OIDC field");
+    }
   });
 
   it("not exactly one of that name: an error naming the kind, the name and the count", async () => {
@@ -90,6 +115,18 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     );
     const one = await lookupFrontdoor("ClientCertificate", { name: "twin" }, settings());
     assert.equal(one.name, "twin");
+    // By name: the list without sort (the API's own order), then the one object by id (its value).
+    assert.match(String(one.value), /BEGIN CERTIFICATE/);
+    mock.log.length = 0;
+    const { items } = await listFrontdoor("ClientCertificate", { sort: "name,asc" }, settings());
+    assert.deepEqual(
+      items.map((i) => i.name),
+      ["twin"],
+    );
+    assert.deepEqual(
+      listRequests("client-certificates").map((e) => Object.fromEntries(new URLSearchParams(e.query))),
+      [{ sort: "name,asc", page: "0", size: "100" }],
+    );
   });
 
   it("two of that name (a service that lets names repeat: they only 'should be unique'): the count and the ids", async () => {
@@ -129,10 +166,16 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     const found = await lookupFrontdoor("CustomFrontend", { hostname: "App.Example.com" }, settings());
     assert.equal(found.id, created.id);
     assert.equal(found.hostname, "app.example.com");
+    mock.log.length = 0;
     const all = await listFrontdoor("CustomFrontend", { sort: "hostname,asc" }, settings());
     assert.deepEqual(
       all.items.map((i) => i.id),
       [created.id],
+    );
+    // The resource's own list (not in the description), asked as the documented lists are.
+    assert.deepEqual(
+      listRequests("custom-frontends").map((e) => Object.fromEntries(new URLSearchParams(e.query))),
+      [{ page: "0", size: "100", sort: "hostname,asc" }],
     );
   });
 

@@ -166,7 +166,11 @@ export function stateSchema(def: ResourceDefinition): z.ZodObject {
   for (const key of new Set(members.flatMap((m) => Object.keys(m.shape)))) {
     const holders = members.filter((m) => key in m.shape);
     const schemas = [...new Set(holders.map((m) => m.shape[key] as z.ZodType))];
-    const schema = schemas.length === 1 ? schemas[0] : z.union(schemas as [z.ZodType, z.ZodType]);
+    const schema =
+      schemas.length === 1
+        ? schemas[0]
+        : (mergedObject(schemas, `${def.kind}LookupResult${key[0].toUpperCase()}${key.slice(1)}`) ??
+          z.union(schemas as [z.ZodType, z.ZodType]));
     shape[key] = holders.length === members.length ? schema : schema.optional();
   }
   Object.assign(shape, def.outputs instanceof z.ZodObject ? def.outputs.shape : {});
@@ -177,6 +181,44 @@ export function stateSchema(def: ResourceDefinition): z.ZodObject {
   return z
     .object({ id: z.string().describe("Id of the object."), ...shape })
     .meta({ id: `${def.kind}LookupResult`, description: `An existing ${def.kind}: its id and state.` });
+}
+
+/**
+ * The object schemas one key has in the members (an auth provider's `data`: OidcData for OIDC,
+ * ApiKeyData for API_KEY) as one object with the fields of all of them, every field optional and its
+ * own marks kept (`client_secret`, `api_key` secret). A union of objects in a function's result lets
+ * the YAML program read none of its fields (`${found.data.client_secret}` is refused) and gives the
+ * typed SDKs no field to read; one object lets every language read the fields the answer has. Not all
+ * objects: undefined (the caller keeps the union).
+ */
+function mergedObject(schemas: z.ZodType[], id: string): z.ZodObject | undefined {
+  if (!schemas.every((s) => s instanceof z.ZodObject)) return undefined;
+  const objects = schemas as z.ZodObject[];
+  const fields = new Map<string, z.ZodType[]>();
+  for (const o of objects)
+    for (const [name, field] of Object.entries(o.shape))
+      fields.set(name, [...new Set([...(fields.get(name) ?? []), withoutDefault(field as z.ZodType)])]);
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, alternatives] of fields)
+    shape[name] = (
+      alternatives.length === 1 ? alternatives[0] : z.union(alternatives as [z.ZodType, z.ZodType])
+    ).optional();
+  const descriptions = objects.map((o) => o.description).filter(Boolean);
+  return z.object(shape).meta({
+    id,
+    description: `${descriptions.join(" Or: ")} (The fields of every variant in one object: those of the object's own are set.)`,
+  });
+}
+
+/**
+ * A field without its default, its description and marks kept: in a result that merges variants a
+ * default would be the variant's (an OIDC provider's supports_pkce), and the generated SDKs would fill
+ * it in for every variant (an API key too).
+ */
+function withoutDefault(field: z.ZodType): z.ZodType {
+  if (!(field instanceof z.ZodDefault)) return field;
+  const inner = field.unwrap() as z.ZodType;
+  return inner.meta({ ...inner.meta(), ...field.meta() });
 }
 
 function unionMembers(schema: z.ZodType): z.ZodObject[] {
