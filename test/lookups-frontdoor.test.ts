@@ -5,6 +5,7 @@
 // is `<field>,<asc|desc>`; the requests the mock logged show every page fetched and `sort` sent on each.
 // The same lookups through the plugin's gRPC Invoke, with the secrets the description names marked.
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
@@ -34,17 +35,38 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
   };
   const listRequests = (collection: string) =>
     mock.log.filter((e) => e.method === "GET" && e.path.endsWith(`/${collection}`));
+  // Each test makes the objects it needs (mutation testing runs a test alone, on a fresh mock), and
+  // secrets unique to the run (the redaction registry outlives a run in the test process).
+  const tokens = async (prefix: string, count: number) => {
+    const names = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(3, "0")}`);
+    for (const name of names) await made("certificate-request-tokens", { name });
+    return names;
+  };
+  const pagesOf = (collection: string) => listRequests(collection).map((e) => new URLSearchParams(e.query));
+
+  /** A scripted service on 127.0.0.1: `answer` gives each request's status and JSON body. */
+  const scripted = async (answer: (url: string) => [number, unknown]) => {
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      asked.push(String(req.url));
+      const [status, body] = answer(String(req.url));
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  };
 
   it("a list reads every page (page 0, 1, 2 of size 100) and sends sort on each, in the order asked", async () => {
-    const names = Array.from({ length: 205 }, (_, i) => `crt-${String(i).padStart(3, "0")}`);
-    for (const name of names) await made("certificate-request-tokens", { name });
+    const names = await tokens("crt-", 205);
     mock.log.length = 0;
     const { items } = await listFrontdoor("CertificateRequestToken", { sort: "name,desc" }, settings());
     assert.deepEqual(
-      items.map((i) => i.name),
+      items.map((i) => i.name).filter((n) => String(n).startsWith("crt-")),
       [...names].reverse(),
     );
-    const pages = listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query));
+    const pages = pagesOf("certificate-request-tokens");
     assert.deepEqual(
       pages.map((q) => [q.get("page"), q.get("size"), q.getAll("sort")]),
       [
@@ -63,16 +85,16 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     const data = {
       issuer: "https://login.example.com/",
       client_id: "fd",
-      client_secret: "lookup-secret-5150",
+      client_secret: `lookup-secret-${randomUUID()}`,
     };
     const created = await made("auth-providers", { name: "corp-sso", type: "OIDC", data });
     mock.log.length = 0;
     const found = await lookupFrontdoor("AuthProvider", { name: "corp-sso" }, settings());
     assert.equal(found.id, created.id);
-    assert.equal((found.data as Record<string, unknown>).client_secret, "lookup-secret-5150");
+    assert.equal((found.data as Record<string, unknown>).client_secret, data.client_secret);
     assert.equal(found.type, "OIDC");
     assert.ok(mock.log.some((e) => e.method === "GET" && e.path.endsWith(`/auth-providers/${created.id}`)));
-    assert.ok(!redact("lookup-secret-5150").includes("lookup-secret-5150"), "the secret is registered");
+    assert.ok(!redact(data.client_secret).includes(data.client_secret), "the secret is registered");
     const byId = await lookupFrontdoor("AuthProvider", { id: created.id }, settings());
     assert.deepEqual(byId, found);
     const all = await listFrontdoor("AuthProvider", {}, settings());
@@ -109,6 +131,7 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
   it("not exactly one of that name: an error naming the kind, the name and the count", async () => {
     const cert = testCa("lookup client cert").certPem;
     await made("client-certificates", { name: "twin", value: cert });
+    mock.log.length = 0;
     await assert.rejects(
       lookupFrontdoor("ClientCertificate", { name: "nobody" }, settings()),
       /getClientCertificate: 0 ClientCertificate objects have name "nobody" in frontdoor ".+", expected exactly one/,
@@ -117,6 +140,15 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     assert.equal(one.name, "twin");
     // By name: the list without sort (the API's own order), then the one object by id (its value).
     assert.match(String(one.value), /BEGIN CERTIFICATE/);
+    assert.deepEqual(
+      pagesOf("client-certificates").map((q) => [...q.keys()].sort()),
+      [
+        ["page", "size"],
+        ["page", "size"],
+      ],
+      "the two look-ups by name list without sort",
+    );
+    assert.ok(mock.log.some((e) => e.method === "GET" && e.path.endsWith(`/client-certificates/${one.id}`)));
     mock.log.length = 0;
     const { items } = await listFrontdoor("ClientCertificate", { sort: "name,asc" }, settings());
     assert.deepEqual(
@@ -197,6 +229,137 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     assert.deepEqual(mock.log, []);
   });
 
+  it("by id: the object read; an id that no object has fails naming the kind, the id and the frontdoor", async () => {
+    const created = await made("certificate-request-tokens", { name: `by-id-${randomUUID()}` });
+    const found = await lookupFrontdoor("CertificateRequestToken", { id: created.id }, settings());
+    assert.equal(found.id, created.id);
+    assert.equal(found.name, created.name);
+    const fd = mock.credentials.frontdoorId;
+    await assert.rejects(
+      lookupFrontdoor("CertificateRequestToken", { id: "no-such-token" }, settings()),
+      (err: Error) =>
+        err.message ===
+        `getCertificateRequestToken: there is no CertificateRequestToken with id "no-such-token" in frontdoor "${fd}"`,
+    );
+  });
+
+  it("frontdoorId given: that frontdoor's collection asked, not the configured one", async () => {
+    mock.log.length = 0;
+    await listFrontdoor("ClientCertificate", { frontdoorId: "other-fd" }, settings()).catch(() => undefined);
+    await lookupFrontdoor("AuthProvider", { frontdoorId: "other-fd", name: "x" }, settings()).catch(
+      () => undefined,
+    );
+    assert.deepEqual(
+      mock.log.filter((e) => e.method === "GET").map((e) => e.path),
+      ["/frontdoor/other-fd/client-certificates", "/frontdoor/other-fd/auth-providers"],
+    );
+  });
+
+  it("a frontdoor without objects of the kind: an empty list", async () => {
+    // A scripted service on 127.0.0.1 with an empty list (the mock's frontdoor has objects of earlier tests).
+    const { url, asked, close } = await scripted(() => [
+      200,
+      { content: [], totalPages: 0, totalElements: 0 },
+    ]);
+    try {
+      const got = await listFrontdoor("ClientCertificate", {}, { ...settings(), apiUrl: url });
+      assert.deepEqual(got, { items: [] });
+      assert.deepEqual(asked, [
+        `/frontdoor/${mock.credentials.frontdoorId}/client-certificates?page=0&size=100`,
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("sort: <field>,<asc|desc> (FD list parameters); anything else refused naming sort, before any request", async () => {
+    const good = ["name,asc", "name,desc", "createdAt,desc", "a.b_c9,asc", "_x,asc", "N,desc"];
+    const bad = [
+      "name",
+      "name,",
+      ",asc",
+      "name,up",
+      "name,ASC",
+      "9name,asc",
+      "na me,asc",
+      "name;x,asc",
+      "x;name,asc",
+      "name,asc;x",
+      "name,ascx",
+      "name,,asc",
+      "-name,asc",
+      " name,asc",
+      "name,asc ",
+    ];
+    for (const sort of bad) {
+      mock.log.length = 0;
+      await assert.rejects(
+        listFrontdoor("AuthProvider", { sort }, settings()),
+        { message: /^getAuthProviders: sort: must look like <field>,<asc\|desc>, e\.g\. name,desc/ },
+        JSON.stringify(sort),
+      );
+      assert.deepEqual(mock.log, [], JSON.stringify(sort));
+    }
+    // Accepted ones sent as given (a scripted service: the mock knows only the fields it stores).
+    const { url, asked, close } = await scripted(() => [200, { content: [], totalPages: 0 }]);
+    try {
+      for (const sort of good)
+        await listFrontdoor("ClientCertificate", { sort }, { ...settings(), apiUrl: url });
+      assert.deepEqual(
+        asked.map((u) => new URL(u, url).searchParams.getAll("sort")),
+        good.map((sort) => [sort]),
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it("an id and a name (or a hostname) together, or neither: refused naming id", async () => {
+    await assert.rejects(lookupFrontdoor("ClientCertificate", { id: "x", name: "y" }, settings()), {
+      message: /^getClientCertificate: id: give exactly one of id and name$/,
+    });
+    await assert.rejects(
+      lookupFrontdoor("CustomFrontend", { id: "x", hostname: "a.example.com" }, settings()),
+      { message: /^getCustomFrontend: id: give exactly one of id and hostname$/ },
+    );
+    await assert.rejects(
+      lookupFrontdoor("CustomFrontend", { name: "a.example.com" }, settings()),
+      /getCustomFrontend: .*name/,
+      "a custom frontend has no name argument",
+    );
+  });
+
+  it("a service without the custom frontends' list: the lookup by hostname and the list fail saying so, by id still works", async () => {
+    const fd = mock.credentials.frontdoorId;
+    const { url, asked, close } = await scripted((u) =>
+      u.includes("/custom-frontends?") ? [404, { error: "not found" }] : [404, {}],
+    );
+    try {
+      const remote = { ...settings(), apiUrl: url };
+      for (const [call, fn] of [
+        [() => lookupFrontdoor("CustomFrontend", { hostname: "a.example.com" }, remote), "getCustomFrontend"],
+        [() => listFrontdoor("CustomFrontend", { sort: "hostname,asc" }, remote), "getCustomFrontends"],
+      ] as const)
+        await assert.rejects(call(), (err: Error) => {
+          assert.equal(err.name, "ListUnavailableError");
+          assert.match(
+            err.message,
+            new RegExp(
+              `: ${fn} needs the list, but this server offers no list of custom frontends \\(GET /frontdoor/${fd}/custom-frontends answered HTTP 404;`,
+            ),
+          );
+          assert.match(err.message, /Look one up by id instead\.$/);
+          return true;
+        });
+      assert.deepEqual(asked, [
+        `/frontdoor/${fd}/custom-frontends?page=0&size=100`,
+        `/frontdoor/${fd}/custom-frontends?sort=hostname%2Casc&page=0&size=100`,
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
   it("the dynamic SDK's functions: settings from the environment, the Output variant secret", async () => {
     const env = {
       FRONTDOOR_API_URL: mock.url,
@@ -209,16 +372,23 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       await made("auth-providers", {
         name: "sdk-sso",
         type: "OIDC",
-        data: { issuer: "https://sdk.example.com/", client_id: "s", client_secret: "sdk-secret-2600" },
+        data: { issuer: "https://sdk.example.com/", client_id: "s", client_secret: `sdk-${randomUUID()}` },
       });
       const found = await sdk.getAuthProvider({ name: "sdk-sso" });
       assert.equal(found.name, "sdk-sso");
+      const names = await tokens("sdk-crt-", 101);
       mock.log.length = 0;
       const { items } = await sdk.getCertificateRequestTokens({ sort: "name,asc" });
-      assert.ok(items.length > 200);
       assert.deepEqual(
-        listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query).getAll("sort")),
-        [["name,asc"], ["name,asc"], ["name,asc"]],
+        items.map((i) => i.name).filter((n) => n.startsWith("sdk-crt-")),
+        names,
+      );
+      // Every page (size 100: as many as the items need), sort sent on each.
+      const pages = Math.ceil(items.length / 100);
+      assert.ok(pages >= 2);
+      assert.deepEqual(
+        pagesOf("certificate-request-tokens").map((q) => [q.get("page"), q.get("size"), q.getAll("sort")]),
+        Array.from({ length: pages }, (_, n) => [String(n), "100", ["name,asc"]]),
       );
       const output = sdk.getAuthProviderOutput({ name: "sdk-sso" });
       assert.equal(await pulumiIsSecret(output), true, "a result holding data.client_secret is secret");
@@ -254,27 +424,31 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     };
 
     it("answers the lookups, the secret leaves the description names marked (client_secret, token)", async () => {
+      const secret = `grpc-${randomUUID()}`;
       await made("auth-providers", {
         name: "grpc-sso",
         type: "OIDC",
-        data: { issuer: "https://idp.example.com/", client_id: "c", client_secret: "grpc-secret-8086" },
+        data: { issuer: "https://idp.example.com/", client_id: "c", client_secret: secret },
       });
+      await made("client-certificates", { name: "grpc-cert", value: testCa("grpc client cert").certPem });
+      await made("custom-frontends", { hostname: "grpc.example.com", authProviderIds: [] });
+      await tokens("grpc-crt-", 101);
       const found = await invoke("getAuthProvider", { name: "grpc-sso" });
       assert.equal(found.name, "grpc-sso", "the name is plain");
       assert.equal(found.data.issuer, "https://idp.example.com/", "the issuer is plain");
-      assert.ok(isSecret(found.data.client_secret) && found.data.client_secret.value === "grpc-secret-8086");
+      assert.ok(isSecret(found.data.client_secret) && found.data.client_secret.value === secret);
       mock.log.length = 0;
-      const tokens = await invoke("getCertificateRequestTokens", { sort: "name,asc" });
-      assert.ok(tokens.items.length > 100);
-      assert.ok(tokens.items.every((i: Record<string, unknown>) => isSecret(i.token)));
-      assert.ok(tokens.items.every((i: Record<string, unknown>) => typeof i.name === "string"));
+      const listed = await invoke("getCertificateRequestTokens", { sort: "name,asc" });
+      assert.ok(listed.items.length > 100);
+      assert.ok(listed.items.every((i: Record<string, unknown>) => isSecret(i.token)));
+      assert.ok(listed.items.every((i: Record<string, unknown>) => typeof i.name === "string"));
       assert.deepEqual(
-        listRequests("certificate-request-tokens").map((e) => new URLSearchParams(e.query).get("page")),
-        ["0", "1", "2"],
+        pagesOf("certificate-request-tokens").map((q) => q.get("page")),
+        Array.from({ length: Math.ceil(listed.items.length / 100) }, (_, n) => String(n)),
       );
       const certs = await invoke("getClientCertificates", {});
-      assert.ok(certs.items.some((i: Record<string, unknown>) => i.name === "twin"));
-      const frontend = await invoke("getCustomFrontend", { hostname: "app.example.com" });
+      assert.ok(certs.items.some((i: Record<string, unknown>) => i.name === "grpc-cert"));
+      const frontend = await invoke("getCustomFrontend", { hostname: "grpc.example.com" });
       assert.equal(frontend.status !== undefined, true);
     });
   });
