@@ -53,9 +53,19 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     });
+    let open = 0;
+    server.on("connection", (socket) => {
+      open++;
+      socket.on("close", () => open--);
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { url, asked, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    const close = () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    return { url, asked, close, openConnections: () => open };
   };
 
   it("a list reads every page (page 0, 1, 2 of size 100) and sends sort on each, in the order asked", async () => {
@@ -132,10 +142,10 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
     const cert = testCa("lookup client cert").certPem;
     await made("client-certificates", { name: "twin", value: cert });
     mock.log.length = 0;
-    await assert.rejects(
-      lookupFrontdoor("ClientCertificate", { name: "nobody" }, settings()),
-      /getClientCertificate: 0 ClientCertificate objects have name "nobody" in frontdoor ".+", expected exactly one/,
-    );
+    await assert.rejects(lookupFrontdoor("ClientCertificate", { name: "nobody" }, settings()), {
+      message:
+        /^getClientCertificate: 0 ClientCertificate objects have name "nobody" in frontdoor "[^"]+", expected exactly one$/,
+    });
     const one = await lookupFrontdoor("ClientCertificate", { name: "twin" }, settings());
     assert.equal(one.name, "twin");
     // By name: the list without sort (the API's own order), then the one object by id (its value).
@@ -357,6 +367,61 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       ]);
     } finally {
       await close();
+    }
+  });
+
+  it("a custom frontend's list item with only domainName (no hostname) matches by it", async () => {
+    const item = (id: string) => ({ id, domainName: "Shop.example.com", status: "ACTIVE" });
+    const { url, close } = await scripted(() => [
+      200,
+      { content: [item("cf-1"), item("cf-2")], totalPages: 1 },
+    ]);
+    try {
+      await assert.rejects(
+        lookupFrontdoor("CustomFrontend", { hostname: "shop.EXAMPLE.com" }, { ...settings(), apiUrl: url }),
+        {
+          message:
+            /: 2 CustomFrontend objects have hostname "shop.EXAMPLE.com" in frontdoor "[^"]+", expected exactly one \(ids cf-1, cf-2\); look it up by id$/,
+        },
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it("closes its connections when the lookup ends (none left open to the service)", async () => {
+    const { url, close, openConnections } = await scripted(() => [200, { content: [], totalPages: 0 }]);
+    try {
+      await listFrontdoor("ClientCertificate", {}, { ...settings(), apiUrl: url });
+      // The client keeps idle sockets 30 s (provider/http/client.ts); closed, they end at once.
+      const deadline = Date.now() + 2000;
+      while (openConnections() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(openConnections(), 0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("an answer whose data is null or missing: the lookup answers it as it is (no secret to find there)", async () => {
+    for (const data of [null, undefined]) {
+      const provider = {
+        id: "ap-9",
+        name: "bare",
+        type: "API_KEY",
+        enabled: true,
+        ...(data === null ? { data } : {}),
+      };
+      const { url, close } = await scripted((u) =>
+        u.includes("/auth-providers/ap-9") ? [200, provider] : [404, {}],
+      );
+      try {
+        const found = await lookupFrontdoor("AuthProvider", { id: "ap-9" }, { ...settings(), apiUrl: url });
+        assert.equal(found.id, "ap-9");
+        assert.equal(found.name, "bare");
+        assert.equal(found.data ?? null, null);
+      } finally {
+        await close();
+      }
     }
   });
 

@@ -43,7 +43,8 @@ function parsed<S extends z.ZodType>(fn: string, schema: S, input: Props, settin
 /** `<field>,<asc|desc>`: the form of the list operations' `sort` in the Frontdoor API description. */
 const SORT = /^[A-Za-z_][A-Za-z0-9_.]*,(asc|desc)$/;
 
-function lookupArgs(key: "name" | "hostname") {
+/** The arguments of the lookup of one object by id or by `key`: built once, at module load. */
+function lookupArgsOf(key: "name" | "hostname") {
   const what =
     key === "name" ? "Name of the object (unique within the frontdoor)" : "Hostname of the frontend";
   return z
@@ -57,6 +58,9 @@ function lookupArgs(key: "name" | "hostname") {
         ctx.addIssue({ code: "custom", path: ["id"], message: `give exactly one of id and ${key}` });
     });
 }
+
+const LOOKUP_ARGS = { name: lookupArgsOf("name"), hostname: lookupArgsOf("hostname") };
+const lookupArgs = (key: "name" | "hostname") => LOOKUP_ARGS[key];
 
 export const FrontdoorListArgs = z.strictObject({
   frontdoorId: lookupFrontdoorId,
