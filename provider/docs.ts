@@ -4,6 +4,7 @@
 // file, scripts/reference-text.md, read by `npm run schema`; a test regenerates the pages in memory and
 // fails when a committed page differs.
 import { goFunctionName, goName, goProgram, pythonName, type YamlProgram } from "./docsGo";
+import { FRONTDOOR_LOOKUP_KINDS, FRONTDOOR_LOOKUPS } from "./functions/frontdoorLookups";
 import { LOOKUP_KINDS, listName, lookupName } from "./functions/lookups";
 import { resourceDefinitions } from "./resources/all";
 
@@ -261,20 +262,51 @@ function existingSection(schema: Spec, name: string, input: ReferenceInput): str
     ]),
     yaml,
     goBlock(schema, name, yaml, input),
-    ...((LOOKUP_KINDS as readonly string[]).includes(name)
-      ? [
-          "### Look one up",
-          `By id or name: [${lookupName(name)}](../functions/${lookupName(name)}.md); every object matching a ZitiQL ` +
-            `filter: [${listName(name)}](../functions/${listName(name)}.md). A lookup answers plain data (no resource in the state).`,
-        ]
-      : []),
+    ...lookOneUp(name),
     "### Adopt one (import)",
     importText(name),
   ];
 }
 
-/** The lookups' examples follow one pattern, so they are written here rather than 24 times by hand. */
+/** A resource page's pointer to its kind's lookups. */
+function lookOneUp(name: string): string[] {
+  const one = `[${lookupName(name)}](../functions/${lookupName(name)}.md)`;
+  const all = `[${listName(name)}](../functions/${listName(name)}.md)`;
+  const plain = "A lookup answers plain data (no resource in the state).";
+  if ((LOOKUP_KINDS as readonly string[]).includes(name))
+    return [
+      "### Look one up",
+      `By id or name: ${one}; every object matching a ZitiQL filter: ${all}. ${plain}`,
+    ];
+  if (name in FRONTDOOR_LOOKUPS) {
+    const key = FRONTDOOR_LOOKUPS[name as keyof typeof FRONTDOOR_LOOKUPS].key;
+    return ["### Look one up", `By id or ${key}: ${one}; every one of a frontdoor, sorted: ${all}. ${plain}`];
+  }
+  return [];
+}
+
+/** The lookups' examples follow one pattern, so they are written here rather than 32 times by hand. */
 function lookupExamples(name: string): { ts: string; yaml: string } | undefined {
+  for (const kind of FRONTDOOR_LOOKUP_KINDS) {
+    const key = FRONTDOOR_LOOKUPS[kind].key;
+    const value = key === "name" ? `existing-${dashed(kind)}` : "app.example.com";
+    if (name === lookupName(kind))
+      return {
+        ts: program([
+          `const found = frontdoor.${name}Output({ ${key}: "${value}" });`,
+          `export const ${camel(kind)}Id = found.id;`,
+        ]),
+        yaml: yamlInvoke(name, { [key]: value }, { [`${camel(kind)}Id`]: yamlRef("found.id") }),
+      };
+    if (name === listName(kind))
+      return {
+        ts: program([
+          `const found = frontdoor.${name}Output({ sort: "${key},desc" });`,
+          `export const ${key}s = found.items.apply((items) => items.map((item) => item.${key}));`,
+        ]),
+        yaml: yamlInvoke(name, { sort: `${key},desc` }, { items: yamlRef("found.items") }),
+      };
+  }
   for (const kind of LOOKUP_KINDS) {
     if (name === lookupName(kind))
       return {
@@ -301,7 +333,8 @@ function lookupExamples(name: string): { ts: string; yaml: string } | undefined 
 }
 
 function lookupNotes(name: string): string | undefined {
-  if (!LOOKUP_KINDS.some((kind) => name === lookupName(kind) || name === listName(kind))) return undefined;
+  const kinds = [...LOOKUP_KINDS, ...FRONTDOOR_LOOKUP_KINDS];
+  if (!kinds.some((kind) => name === lookupName(kind) || name === listName(kind))) return undefined;
   return (
     "Filters, the connection, what a result holds and how secrets in it are treated: the " +
     "[lookups guide](../../guides/lookups.md)."

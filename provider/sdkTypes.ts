@@ -6,7 +6,12 @@
 // the file; test/sdk-types.test.ts fails when it is stale and checks the shapes against zod's own.
 import { z } from "zod";
 import { functionDefinitions } from "./functions";
-import { LOOKUP_KINDS, listName, lookupName, secretKeys } from "./functions/lookups";
+import { FRONTDOOR_LOOKUP_KINDS } from "./functions/frontdoorLookups";
+import { LOOKUP_KINDS as EDGE_LOOKUP_KINDS, listName, lookupName, secretKeys } from "./functions/lookups";
+
+/** Every kind with lookups (Edge and Frontdoor). */
+const LOOKUP_KINDS = [...EDGE_LOOKUP_KINDS, ...FRONTDOOR_LOOKUP_KINDS];
+
 import type { ResourceDefinition } from "./resource";
 import { resourceDefinitions } from "./resources/all";
 import { HealthCheckAction, HostV1Data, HostV2Data, InterceptV1Data } from "./resources/configData";
@@ -48,7 +53,7 @@ const EXTRA_TYPES: { name: string; schema: z.ZodType; io: Io; doc: string }[] = 
  */
 const NAMED = new Set(EXTRA_TYPES.map((t) => t.name));
 
-/** The lookup functions of the Edge kinds (`getIdentity`, `getIdentities`, ...): their results are the kind's state. */
+/** The lookup functions of the kinds (`getIdentity`, `getIdentities`, ...): their results are the kind's state. */
 const isLookup = (name: string) =>
   LOOKUP_KINDS.some((kind) => name === lookupName(kind) || name === listName(kind));
 

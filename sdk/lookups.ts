@@ -1,10 +1,11 @@
-// Lookups of existing Edge objects for programs, one set per Edge kind, all built by `lookups` below:
+// Lookups of existing Edge and Frontdoor objects for programs, one set per kind, built by `lookups` below:
 //   getIdentity({ id } | { name })      -> Promise of the identity (an error when there is none)
 //   getIdentityOutput({ id } | { name }) -> the same as an Output, taking Inputs
 //   getIdentities({ filter })           -> Promise of { items } (ZitiQL, all pages; none: [])
 //   getIdentitiesOutput({ filter })     -> the same as an Output
-// A result has the shape of the kind's resource outputs, with the id. The lookups run in the program
-// (a dynamic provider has no invoke), with the settings of the stack config `frontdoor:*`, else the
+// Frontdoor kinds take `frontdoorId` (default: the config) and `name` (CustomFrontend: `hostname`) or `id`;
+// their lists take `sort` instead of `filter`. A result has the shape of the kind's resource outputs,
+// with the id. The lookups run in the program (a dynamic provider has no invoke), with the settings of the stack config `frontdoor:*`, else the
 // environment, read at each call. The plain functions answer plain values, as Pulumi's plain invokes do;
 // the Output variants mark the result secret when it holds a secret (e.g. an enrollment JWT).
 import * as pulumi from "@pulumi/pulumi";
@@ -19,10 +20,22 @@ export type {
   GetAuthPoliciesResult,
   GetAuthPolicyArgs,
   GetAuthPolicyResult,
+  GetAuthProviderArgs,
+  GetAuthProviderResult,
+  GetAuthProvidersArgs,
+  GetAuthProvidersResult,
   GetCaArgs,
   GetCaResult,
   GetCasArgs,
   GetCasResult,
+  GetCertificateRequestTokenArgs,
+  GetCertificateRequestTokenResult,
+  GetCertificateRequestTokensArgs,
+  GetCertificateRequestTokensResult,
+  GetClientCertificateArgs,
+  GetClientCertificateResult,
+  GetClientCertificatesArgs,
+  GetClientCertificatesResult,
   GetConfigArgs,
   GetConfigResult,
   GetConfigsArgs,
@@ -31,6 +44,10 @@ export type {
   GetConfigTypeResult,
   GetConfigTypesArgs,
   GetConfigTypesResult,
+  GetCustomFrontendArgs,
+  GetCustomFrontendResult,
+  GetCustomFrontendsArgs,
+  GetCustomFrontendsResult,
   GetEdgeRouterArgs,
   GetEdgeRouterPoliciesArgs,
   GetEdgeRouterPoliciesResult,
@@ -84,11 +101,27 @@ export interface Lookups<T extends LookupTypes[keyof LookupTypes]> {
   listOutput(args?: DeepInput<T["listArgs"]>): pulumi.Output<T["listResult"]>;
 }
 
+/** How a kind's objects are found: the Edge lookups or the Frontdoor ones (provider/functions/). */
+interface Finder {
+  lookup(kind: string, args: unknown, settings: ReturnType<typeof programSettings>): Promise<unknown>;
+  list(kind: string, args: unknown, settings: ReturnType<typeof programSettings>): Promise<unknown>;
+}
+
 /** The provider's lookups (HTTP client, validation), loaded at the first call, not with the SDK. */
-const impl = (): typeof import("../provider/functions/lookups") => require("../provider/functions/lookups");
+const edgeFinder = (): Finder => require("../provider/functions/lookups");
+const frontdoorFinder = (): Finder => {
+  const fd: typeof import("../provider/functions/frontdoorLookups") = require("../provider/functions/frontdoorLookups");
+  return {
+    lookup: (kind, args, settings) => fd.lookupFrontdoor(kind as never, args as never, settings),
+    list: (kind, args, settings) => fd.listFrontdoor(kind as never, args as never, settings),
+  };
+};
 
 /** The four lookup functions of a kind. */
-function lookups<K extends keyof LookupTypes>(kind: K): Lookups<LookupTypes[K]> {
+function lookups<K extends keyof LookupTypes>(
+  kind: K,
+  impl: () => Finder = edgeFinder,
+): Lookups<LookupTypes[K]> {
   type T = LookupTypes[K];
   const secrets = KINDS[kind].lookupSecrets as readonly string[];
   const holdsSecret = (item: object) => secrets.some((key) => (item as Record<string, unknown>)[key] != null);
@@ -106,7 +139,9 @@ function lookups<K extends keyof LookupTypes>(kind: K): Lookups<LookupTypes[K]> 
     getOutput: (args) => pulumi.output(args).apply((plain) => guarded(get(plain as T["args"]), (r) => [r])),
     list: getList,
     listOutput: (args) =>
-      pulumi.output(args ?? {}).apply((plain) => guarded(getList(plain as T["listArgs"]), (r) => r.items)),
+      pulumi
+        .output((args ?? {}) as pulumi.Input<object>)
+        .apply((plain) => guarded(getList(plain as T["listArgs"]), (r) => r.items)),
   };
 }
 
@@ -210,3 +245,39 @@ export const {
   list: getConfigTypes,
   listOutput: getConfigTypesOutput,
 } = lookups("ConfigType");
+
+/**
+ * Auth providers of a frontdoor (the config `frontdoor:frontdoorId` unless `frontdoorId` is given):
+ * `getAuthProvider({ name: "corp-sso" })`, `getAuthProviders({ sort: "name,desc" })`. `data` holds the
+ * secret `client_secret` or `api_key`.
+ */
+export const {
+  get: getAuthProvider,
+  getOutput: getAuthProviderOutput,
+  list: getAuthProviders,
+  listOutput: getAuthProvidersOutput,
+} = lookups("AuthProvider", frontdoorFinder);
+
+/** Client certificates of a frontdoor, by id or name, or all of them (every page, sorted by `sort`). */
+export const {
+  get: getClientCertificate,
+  getOutput: getClientCertificateOutput,
+  list: getClientCertificates,
+  listOutput: getClientCertificatesOutput,
+} = lookups("ClientCertificate", frontdoorFinder);
+
+/** Certificate request tokens of a frontdoor (`token` is a secret). */
+export const {
+  get: getCertificateRequestToken,
+  getOutput: getCertificateRequestTokenOutput,
+  list: getCertificateRequestTokens,
+  listOutput: getCertificateRequestTokensOutput,
+} = lookups("CertificateRequestToken", frontdoorFinder);
+
+/** Custom frontends of a frontdoor, by id or hostname: `getCustomFrontend({ hostname: "app.example.com" })`. */
+export const {
+  get: getCustomFrontend,
+  getOutput: getCustomFrontendOutput,
+  list: getCustomFrontends,
+  listOutput: getCustomFrontendsOutput,
+} = lookups("CustomFrontend", frontdoorFinder);

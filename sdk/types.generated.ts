@@ -1432,6 +1432,78 @@ export interface GetConfigTypesArgs {
   filter?: string;
 }
 
+/** Arguments of `getAuthProvider`. */
+export interface GetAuthProviderArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (unique within the frontdoor). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getAuthProviders`. */
+export interface GetAuthProvidersArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Order of the items, sent to the API as its `sort` query parameter: `<field>,<asc|desc>`, e.g. `name,desc`. Without it, the API's own order. All pages are read. */
+  sort?: string;
+}
+
+/** Arguments of `getClientCertificate`. */
+export interface GetClientCertificateArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (unique within the frontdoor). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getClientCertificates`. */
+export interface GetClientCertificatesArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Order of the items, sent to the API as its `sort` query parameter: `<field>,<asc|desc>`, e.g. `name,desc`. Without it, the API's own order. All pages are read. */
+  sort?: string;
+}
+
+/** Arguments of `getCertificateRequestToken`. */
+export interface GetCertificateRequestTokenArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Id of the object. Give this or name. */
+  id?: string;
+  /** Name of the object (unique within the frontdoor). Give this or id. */
+  name?: string;
+}
+
+/** Arguments of `getCertificateRequestTokens`. */
+export interface GetCertificateRequestTokensArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Order of the items, sent to the API as its `sort` query parameter: `<field>,<asc|desc>`, e.g. `name,desc`. Without it, the API's own order. All pages are read. */
+  sort?: string;
+}
+
+/** Arguments of `getCustomFrontend`. */
+export interface GetCustomFrontendArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Id of the object. Give this or hostname. */
+  id?: string;
+  /** Hostname of the frontend. Give this or id. */
+  hostname?: string;
+}
+
+/** Arguments of `getCustomFrontends`. */
+export interface GetCustomFrontendsArgs {
+  /** Frontdoor whose objects are looked up (default: config frontdoor:frontdoorId). */
+  frontdoorId?: string;
+  /** Order of the items, sent to the API as its `sort` query parameter: `<field>,<asc|desc>`, e.g. `name,desc`. Without it, the API's own order. All pages are read. */
+  sort?: string;
+}
+
 /** What `getIdentity` answers: the id and the state of the Identity. */
 export type GetIdentityResult = { id: string } & IdentityState;
 
@@ -1528,6 +1600,38 @@ export interface GetConfigTypesResult {
   items: GetConfigTypeResult[];
 }
 
+/** What `getAuthProvider` answers: the id and the state of the AuthProvider. */
+export type GetAuthProviderResult = { id: string } & AuthProviderState;
+
+/** What `getAuthProviders` answers. */
+export interface GetAuthProvidersResult {
+  items: GetAuthProviderResult[];
+}
+
+/** What `getClientCertificate` answers: the id and the state of the ClientCertificate. */
+export type GetClientCertificateResult = { id: string } & ClientCertificateState;
+
+/** What `getClientCertificates` answers. */
+export interface GetClientCertificatesResult {
+  items: GetClientCertificateResult[];
+}
+
+/** What `getCertificateRequestToken` answers: the id and the state of the CertificateRequestToken. */
+export type GetCertificateRequestTokenResult = { id: string } & CertificateRequestTokenState;
+
+/** What `getCertificateRequestTokens` answers. */
+export interface GetCertificateRequestTokensResult {
+  items: GetCertificateRequestTokenResult[];
+}
+
+/** What `getCustomFrontend` answers: the id and the state of the CustomFrontend. */
+export type GetCustomFrontendResult = { id: string } & CustomFrontendState;
+
+/** What `getCustomFrontends` answers. */
+export interface GetCustomFrontendsResult {
+  items: GetCustomFrontendResult[];
+}
+
 /** The lookup functions' types, by kind. */
 export interface LookupTypes {
   Identity: { args: GetIdentityArgs; result: GetIdentityResult; listArgs: GetIdentitiesArgs; listResult: GetIdentitiesResult };
@@ -1542,6 +1646,10 @@ export interface LookupTypes {
   ServiceEdgeRouterPolicy: { args: GetServiceEdgeRouterPolicyArgs; result: GetServiceEdgeRouterPolicyResult; listArgs: GetServiceEdgeRouterPoliciesArgs; listResult: GetServiceEdgeRouterPoliciesResult };
   Config: { args: GetConfigArgs; result: GetConfigResult; listArgs: GetConfigsArgs; listResult: GetConfigsResult };
   ConfigType: { args: GetConfigTypeArgs; result: GetConfigTypeResult; listArgs: GetConfigTypesArgs; listResult: GetConfigTypesResult };
+  AuthProvider: { args: GetAuthProviderArgs; result: GetAuthProviderResult; listArgs: GetAuthProvidersArgs; listResult: GetAuthProvidersResult };
+  ClientCertificate: { args: GetClientCertificateArgs; result: GetClientCertificateResult; listArgs: GetClientCertificatesArgs; listResult: GetClientCertificatesResult };
+  CertificateRequestToken: { args: GetCertificateRequestTokenArgs; result: GetCertificateRequestTokenResult; listArgs: GetCertificateRequestTokensArgs; listResult: GetCertificateRequestTokensResult };
+  CustomFrontend: { args: GetCustomFrontendArgs; result: GetCustomFrontendResult; listArgs: GetCustomFrontendsArgs; listResult: GetCustomFrontendsResult };
 }
 
 /** `data` of an intercept.v1 config (checked at preview). */
@@ -1671,7 +1779,7 @@ export interface KindInfo {
 }
 
 export const KINDS = {
-  AuthProvider: {"outputKeys":["frontdoorId","name","enabled","type","data","secretValues"],"secretInputPaths":["data.api_key","data.client_secret"],"secretOutputs":["secretValues"],"lookupSecrets":["secretValues"]},
+  AuthProvider: {"outputKeys":["frontdoorId","name","enabled","type","data","secretValues"],"secretInputPaths":["data.api_key","data.client_secret"],"secretOutputs":["secretValues"],"lookupSecrets":["data"]},
   ClientCertificate: {"outputKeys":["frontdoorId","name","value","createdAt","createdBy","certificatePem","fingerprintSha256","serialNumber","subject","issuer","notBefore","notAfter","daysUntilExpiry"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[],"expiry":{"at":"notAfter","what":"certificate","warningDays":30}},
   CertificateRequestToken: {"outputKeys":["frontdoorId","name","commonName","organization","organizationalUnit","rotateWhenExpired","token","expiresAt","status","daysUntilExpiry","createdAt","createdBy"],"secretInputPaths":[],"secretOutputs":["token"],"lookupSecrets":["token"],"expiry":{"at":"expiresAt","what":"token","warningDays":1}},
   CustomFrontend: {"outputKeys":["frontdoorId","hostname","authProviderIds","frontendId","waitForActive","readyTimeoutSeconds","status","domainName","dnsRecords"],"secretInputPaths":[],"secretOutputs":[],"lookupSecrets":[]},

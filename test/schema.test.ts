@@ -83,6 +83,54 @@ describe("schema.json", () => {
     assert.deepEqual(secretPaths(authProvider.inputs).sort(), ["data.api_key", "data.client_secret"]);
   });
 
+  it("gives no function result a union of object types: YAML and the typed SDKs could read none of its fields", () => {
+    // `${found.data.client_secret}` on a union of OidcData and ApiKeyData: the YAML host refuses it
+    // ("Cannot access into found.data of type Union<...>"), and the Go and Python SDKs give no field.
+    const ref = (s: any) => (s.$ref ? committed.types[s.$ref.replace("#/types/", "")] : s);
+    const unions: string[] = [];
+    const walk = (spec: any, at: string, seen: Set<string>): void => {
+      if (!spec || typeof spec !== "object") return;
+      if (spec.oneOf?.some((m: any) => ref(m)?.type === "object" && ref(m)?.properties)) unions.push(at);
+      if (spec.$ref?.startsWith("#/types/")) {
+        if (seen.has(spec.$ref)) return;
+        seen = new Set([...seen, spec.$ref]);
+      }
+      const s = ref(spec);
+      for (const [name, p] of Object.entries<any>(s?.properties ?? {})) walk(p, `${at}.${name}`, seen);
+      if (s?.items) walk(s.items, `${at}[]`, seen);
+      for (const m of spec.oneOf ?? []) walk(m, at, seen);
+    };
+    for (const [token, fn] of Object.entries<any>(committed.functions)) walk(fn.outputs, token, new Set());
+    assert.deepEqual(unions, []);
+  });
+
+  it("an auth provider's lookup result: data is one object, every field of each type readable and optional, its secrets marked", () => {
+    // FD "Auth provider": data of type OIDC is issuer, client_id, client_secret (secret), scopes,
+    // supports_pkce; an API_KEY provider's key (api_key) is secret as the independent table says.
+    for (const [fn, result] of [
+      ["getAuthProvider", (o: any) => o],
+      ["getAuthProviders", (o: any) => o.properties.items.items],
+    ] as const) {
+      const outputs = result(committed.functions[`frontdoor:index:${fn}`].outputs);
+      const one = outputs.$ref ? committed.types[outputs.$ref.replace("#/types/", "")] : outputs;
+      const data = committed.types[one.properties.data.$ref.replace("#/types/", "")];
+      assert.ok(data, `${fn}: data is one named object type`);
+      for (const field of ["issuer", "client_id", "client_secret", "scopes", "supports_pkce", "api_key"])
+        assert.ok(field in data.properties, `${fn}: data.${field}`);
+      assert.deepEqual(
+        data.required ?? [],
+        [],
+        `${fn}: no field of data is required (each type has its own)`,
+      );
+      const secret = Object.keys(data.properties).filter((k) => data.properties[k].secret);
+      assert.deepEqual(secret.sort(), ["api_key", "client_secret"], fn);
+      assert.ok(
+        Object.values<any>(data.properties).every((p) => !("default" in p)),
+        `${fn}: no default of one type (supports_pkce) stated for every type`,
+      );
+    }
+  });
+
   it("states only defaults that every variant accepts: the generated SDKs send them whatever the variant", () => {
     // One valid object of each Edge kind (a MAC posture check among them), with the schema's defaults
     // filled in as a generated SDK does: the provider's inputs must still accept it.

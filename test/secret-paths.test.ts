@@ -18,6 +18,7 @@ import { findLeaks, serverSecrets } from "./support/oracles/leaks";
 import { FUNCTION_SECRETS } from "./support/oracles/secrets";
 import { assertPluginBuilt, PLUGIN, pluginStack } from "./support/plugin";
 import {
+  casePaths,
   coverageGaps,
   outputName,
   prepareSecretCases,
@@ -146,7 +147,7 @@ describe("secrets through every path: the provider plugin (real CLI, YAML)", fun
       }
       const stackOutputs = resources.find((s: any) => s.type === "pulumi:pulumi:Stack")?.outputs ?? {};
       for (const i of cases.invokes)
-        for (const dotted of FUNCTION_SECRETS[i.fn].outputs) {
+        for (const dotted of casePaths(i)) {
           const key = outputName(i.name, dotted);
           if (!(key in stackOutputs)) continue; // NOT_PRODUCED: no output made for it
           // One stack output per table path: the path's own marking, not its object's.

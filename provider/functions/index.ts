@@ -5,6 +5,7 @@ import type { RawSettings } from "../config";
 import { certificateFunctions } from "./certificates";
 import { enrollmentFunctions } from "./enrollment";
 import { eventFunctions } from "./events";
+import { frontdoorLookupFunctions } from "./frontdoorLookups";
 import { lookupFunctions } from "./lookups";
 
 export interface FunctionDefinition {
@@ -25,4 +26,5 @@ export const functionDefinitions: FunctionDefinition[] = [
   ...certificateFunctions,
   ...enrollmentFunctions,
   ...lookupFunctions,
+  ...frontdoorLookupFunctions,
 ];

@@ -11,6 +11,7 @@ import { registerSecret } from "../redact";
 import { type Props, type ResourceContext, type ResourceDefinition, toPlainData } from "../resource";
 import { resourceDefinition } from "../resources";
 import { objectId } from "../resources/common";
+import { SECRET_VALUES } from "../secretValues";
 import { secretPaths } from "../shape";
 import { parseArgs } from "./args";
 import type { FunctionDefinition } from "./index";
@@ -60,10 +61,20 @@ export const lookupName = (kind: string) => `get${kind}`;
 /** `getIdentities`, `getAuthPolicies`, `getCas`, ... */
 export const listName = (kind: string) => `get${kind.replace(/y$/, "ie")}s`;
 
-/** Output keys that are secret: the kind's secret outputs and its top-level secret inputs. */
+/**
+ * Keys of a lookup result that are or hold a secret: the kind's secret outputs and the top-level key of
+ * each secret input (`data` for an auth provider's `data.client_secret`). A lookup answers the secret
+ * leaves in place, so the resource's `secretValues` (its stored form of them) is not one of its keys.
+ */
 export function secretKeys(def: ResourceDefinition): string[] {
+  const inputs = secretPaths(def.inputs).map((path) => path.split(".")[0]);
+  return [...new Set([...(def.secretOutputs ?? []), ...inputs])].filter((key) => key !== SECRET_VALUES);
+}
+
+/** Keys secret as a whole (nested secret leaves are marked by the input schemas they come from). */
+function wholeSecretKeys(def: ResourceDefinition): string[] {
   const inputs = secretPaths(def.inputs).filter((path) => !path.includes("."));
-  return [...new Set([...(def.secretOutputs ?? []), ...inputs])];
+  return [...(def.secretOutputs ?? []), ...inputs].filter((key) => key !== SECRET_VALUES);
 }
 
 function definition(kind: LookupKind): ResourceDefinition & Required<Pick<ResourceDefinition, "search">> {
@@ -73,9 +84,15 @@ function definition(kind: LookupKind): ResourceDefinition & Required<Pick<Resour
 }
 
 /** The id and state of one object, as plain data; its secret values registered for redaction. */
-function result(def: ResourceDefinition, id: string, outs: Props): Props {
-  for (const key of secretKeys(def)) registerSecret(outs[key]);
+export function lookupResult(def: ResourceDefinition, id: string, outs: Props): Props {
+  for (const key of def.secretOutputs ?? []) registerSecret(outs[key]);
+  for (const path of secretPaths(def.inputs)) registerSecret(valueAt(outs, path.split(".")));
   return { id, ...(toPlainData(outs) as Props) };
+}
+
+function valueAt(value: unknown, keys: string[]): unknown {
+  for (const key of keys) value = value && typeof value === "object" ? (value as Props)[key] : undefined;
+  return value;
 }
 
 /** One object by id or by name; fails naming the kind and the id or name when there is none. */
@@ -87,12 +104,12 @@ export async function lookup(kind: LookupKind, input: LookupArgs, settings: RawS
     if (args.id !== undefined) {
       const outs = await def.read(ctx, args.id, {});
       if (!outs) throw new ProviderError(`${fn}: there is no ${kind} with id "${args.id}"`);
-      return result(def, args.id, outs);
+      return lookupResult(def, args.id, outs);
     }
     const name = args.name!;
     const found = (await def.search(ctx, nameFilter(name))).find((item) => item.outs.name === name);
     if (!found) throw new ProviderError(`${fn}: there is no ${kind} named "${name}"`);
-    return result(def, found.id, found.outs);
+    return lookupResult(def, found.id, found.outs);
   });
 }
 
@@ -105,7 +122,7 @@ export async function list(
   const args = parseArgs(listName(kind), ListArgs, input ?? {});
   const def = definition(kind);
   return withEdge(settings, async (ctx) => ({
-    items: (await def.search(ctx, args.filter)).map(({ id, outs }) => result(def, id, outs)),
+    items: (await def.search(ctx, args.filter)).map(({ id, outs }) => lookupResult(def, id, outs)),
   }));
 }
 
@@ -149,16 +166,59 @@ export function stateSchema(def: ResourceDefinition): z.ZodObject {
   for (const key of new Set(members.flatMap((m) => Object.keys(m.shape)))) {
     const holders = members.filter((m) => key in m.shape);
     const schemas = [...new Set(holders.map((m) => m.shape[key] as z.ZodType))];
-    const schema = schemas.length === 1 ? schemas[0] : z.union(schemas as [z.ZodType, z.ZodType]);
+    const schema =
+      schemas.length === 1
+        ? schemas[0]
+        : (mergedObject(schemas, `${def.kind}LookupResult${key[0].toUpperCase()}${key.slice(1)}`) ??
+          z.union(schemas as [z.ZodType, z.ZodType]));
     shape[key] = holders.length === members.length ? schema : schema.optional();
   }
   Object.assign(shape, def.outputs instanceof z.ZodObject ? def.outputs.shape : {});
+  delete shape[SECRET_VALUES];
   // Secret outputs are marked in the schema too (the resource's secretOutputs are outside its zod shapes).
-  for (const key of secretKeys(def))
+  for (const key of wholeSecretKeys(def))
     if (shape[key]) shape[key] = shape[key].meta({ ...shape[key].meta(), secret: true });
   return z
     .object({ id: z.string().describe("Id of the object."), ...shape })
     .meta({ id: `${def.kind}LookupResult`, description: `An existing ${def.kind}: its id and state.` });
+}
+
+/**
+ * The object schemas one key has in the members (an auth provider's `data`: OidcData for OIDC,
+ * ApiKeyData for API_KEY) as one object with the fields of all of them, every field optional and its
+ * own marks kept (`client_secret`, `api_key` secret). A union of objects in a function's result lets
+ * the YAML program read none of its fields (`${found.data.client_secret}` is refused) and gives the
+ * typed SDKs no field to read; one object lets every language read the fields the answer has. Not all
+ * objects: undefined (the caller keeps the union).
+ */
+function mergedObject(schemas: z.ZodType[], id: string): z.ZodObject | undefined {
+  if (!schemas.every((s) => s instanceof z.ZodObject)) return undefined;
+  const objects = schemas as z.ZodObject[];
+  const fields = new Map<string, z.ZodType[]>();
+  for (const o of objects)
+    for (const [name, field] of Object.entries(o.shape))
+      fields.set(name, [...new Set([...(fields.get(name) ?? []), withoutDefault(field as z.ZodType)])]);
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, alternatives] of fields)
+    shape[name] = (
+      alternatives.length === 1 ? alternatives[0] : z.union(alternatives as [z.ZodType, z.ZodType])
+    ).optional();
+  const descriptions = objects.map((o) => o.description).filter(Boolean);
+  return z.object(shape).meta({
+    id,
+    description: `${descriptions.join(" Or: ")} (The fields of every variant in one object: those of the object's own are set.)`,
+  });
+}
+
+/**
+ * A field without its default, its description and marks kept: in a result that merges variants a
+ * default would be the variant's (an OIDC provider's supports_pkce), and the generated SDKs would fill
+ * it in for every variant (an API key too).
+ */
+function withoutDefault(field: z.ZodType): z.ZodType {
+  if (!(field instanceof z.ZodDefault)) return field;
+  const inner = field.unwrap() as z.ZodType;
+  return inner.meta({ ...inner.meta(), ...field.meta() });
 }
 
 function unionMembers(schema: z.ZodType): z.ZodObject[] {

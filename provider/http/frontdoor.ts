@@ -51,14 +51,14 @@ export class FrontdoorClient {
     return res.status === 404 ? undefined : res.body;
   }
 
-  /** Every item of a paged list. */
-  async listAll<T>(path: string, resource: string): Promise<T[]> {
+  /** Every item of a paged list; `query` adds parameters to each page's request (e.g. `sort`). */
+  async listAll<T>(path: string, resource: string, query: Record<string, string> = {}): Promise<T[]> {
     const items: T[] = [];
     for (let page = 0; ; page++) {
       const body = await this.call<Page<T>>({
         method: "GET",
         path,
-        query: { page, size: PAGE_SIZE },
+        query: { ...query, page, size: PAGE_SIZE },
         resource,
       });
       items.push(...(body.content ?? []));

@@ -136,15 +136,21 @@ const label = (props: Props) => collection.label({ name: props.hostname });
  * Every custom frontend, from `GET .../custom-frontends`: a list the seed marks "not shown". A server
  * without it (404/405) gets a clear error saying what to do instead (`why` names the purpose).
  */
-async function listFrontends(ctx: ResourceContext, props: Props, why: string): Promise<ServerObject[]> {
+export async function listFrontends(
+  ctx: ResourceContext,
+  props: Props,
+  why: string,
+  query: Record<string, string> = {},
+  instead = `Import custom frontends by id instead: the import resource option with "${props.frontdoorId}/<id>".`,
+): Promise<ServerObject[]> {
+  const path = collection.path(props.frontdoorId);
   try {
-    return await ctx.frontdoor().listAll<ServerObject>(collection.path(props.frontdoorId), label(props));
+    return await ctx.frontdoor().listAll<ServerObject>(path, label(props), query);
   } catch (err) {
     if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err;
     throw new ListUnavailableError(
       `${label(props)}: ${why}, but this server offers no list of custom frontends (GET ` +
-        `${collection.path(props.frontdoorId)} answered HTTP ${err.status}; the API documents no such list). ` +
-        `Import custom frontends by id instead: the import resource option with "${props.frontdoorId}/<id>".`,
+        `${path} answered HTTP ${err.status}; the API documents no such list). ${instead}`,
     );
   }
 }

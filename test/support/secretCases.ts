@@ -6,6 +6,8 @@
 // here, and `coverageGaps` fails each of them when the table names a kind or function no case makes.
 // Secret inputs are given as plain values: marking them is then the provider's work, not the program's.
 import * as fs from "node:fs";
+import * as http from "node:http";
+import * as https from "node:https";
 import * as path from "node:path";
 import type { MockServer } from "../../mock/server";
 import { testCa } from "../edge-support";
@@ -27,7 +29,15 @@ export interface InvokeCase {
   name: string;
   fn: string;
   args: Record<string, unknown>;
+  /**
+   * The table paths this call produces, when not all of the function's (an OIDC auth provider has a
+   * `data.client_secret`, an API key one a `data.api_key`): the YAML program reads only these.
+   */
+  paths?: string[];
 }
+
+/** The table output paths a case answers for. */
+export const casePaths = (i: InvokeCase): string[] => i.paths ?? FUNCTION_SECRETS[i.fn].outputs;
 
 export interface SecretCases {
   resources: ResourceCase[];
@@ -90,6 +100,40 @@ export async function prepareSecretCases(mock: MockServer, prefix: string): Prom
     isAdmin: false,
     enrollment: { ott: true },
   });
+  // Frontdoor objects made through its API (as the console would), for the Frontdoor lookups.
+  const fd = (collection: string, body: Record<string, unknown>) =>
+    new Promise<void>((resolve, reject) => {
+      const url = new URL(`${mock.url}/frontdoor/${mock.credentials.frontdoorId}/${collection}`);
+      const headers = {
+        authorization: `Bearer ${mock.credentials.frontdoorToken}`,
+        "content-type": "application/json",
+      };
+      const send = url.protocol === "https:" ? https.request : http.request;
+      const req = send(url, { method: "POST", headers, ca: mock.caPem }, (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () =>
+          (res.statusCode ?? 500) < 300
+            ? resolve()
+            : reject(new Error(`POST ${collection}: ${res.statusCode} ${text}`)),
+        );
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(body));
+    });
+  const foundSecret = `${prefix}-found-client-secret-6502`;
+  const foundKey = `${prefix}-found-api-key-6809-abcdef`;
+  await fd("auth-providers", {
+    name: `${prefix}-found-sso`,
+    type: "OIDC",
+    data: { issuer: "https://idp.example.com/", client_id: "found", client_secret: foundSecret },
+  });
+  await fd("auth-providers", {
+    name: `${prefix}-found-key`,
+    type: "API_KEY",
+    data: { header_name: "x-api-key", api_key: foundKey },
+  });
+  await fd("certificate-request-tokens", { name: `${prefix}-found-token` });
   const ca = testCa(`${prefix} CA`);
   const clientSecret = `${prefix}-client-secret-5150`;
   const apiKey = `${prefix}-api-key-8086-abcdef`;
@@ -135,12 +179,41 @@ export async function prepareSecretCases(mock: MockServer, prefix: string): Prom
       { name: "foundRouters", fn: "getEdgeRouters", args: { filter: `name = "${prefix}-found-router"` } },
       { name: "foundCa", fn: "getCa", args: { name: `${prefix}-found-ca` } },
       { name: "foundCas", fn: "getCas", args: { filter: `name = "${prefix}-found-ca"` } },
+      {
+        name: "foundSso",
+        fn: "getAuthProvider",
+        args: { name: `${prefix}-found-sso` },
+        paths: ["data.client_secret"],
+      },
+      {
+        name: "foundKey",
+        fn: "getAuthProvider",
+        args: { name: `${prefix}-found-key` },
+        paths: ["data.api_key"],
+      },
+      // OIDC sorts after API_KEY: the first item is of the type whose secret the case reads.
+      {
+        name: "foundOidcFirst",
+        fn: "getAuthProviders",
+        args: { sort: "type,desc" },
+        paths: ["items.data.client_secret"],
+      },
+      {
+        name: "foundKeyFirst",
+        fn: "getAuthProviders",
+        args: { sort: "type,asc" },
+        paths: ["items.data.api_key"],
+      },
+      { name: "foundToken", fn: "getCertificateRequestToken", args: { name: `${prefix}-found-token` } },
+      { name: "foundTokens", fn: "getCertificateRequestTokens", args: {} },
     ],
     given: [
       { label: "given data.client_secret", value: clientSecret },
       { label: "given data.api_key", value: apiKey },
       { label: "given Ca privateKeyPem", value: ca.keyPem },
       { label: "given enrollIdentity jwt", value: enrollee.enrollment.ott.jwt },
+      { label: "given found data.client_secret", value: foundSecret },
+      { label: "given found data.api_key", value: foundKey },
     ],
   };
 }
@@ -239,7 +312,7 @@ export function yamlProgram(
   const outputs: Record<string, string> = {};
   for (const i of cases.invokes) {
     variables[i.name] = { "fn::invoke": { function: `frontdoor:index:${i.fn}`, arguments: i.args } };
-    for (const dotted of FUNCTION_SECRETS[i.fn].outputs) {
+    for (const dotted of casePaths(i)) {
       if (NOT_PRODUCED[`${i.fn} ${dotted}`]) continue;
       const access = dotted.startsWith("items.") ? `items[0].${dotted.slice(6)}` : dotted;
       outputs[outputName(i.name, dotted)] = `\${${i.name}.${access}}`;

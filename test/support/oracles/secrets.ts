@@ -112,6 +112,10 @@ export const FUNCTION_SECRETS: Record<string, SecretFields> = {
   ...lookups("ServiceEdgeRouterPolicy", "getServiceEdgeRouterPolicy", "getServiceEdgeRouterPolicies"),
   ...lookups("Config", "getConfig", "getConfigs"),
   ...lookups("ConfigType", "getConfigType", "getConfigTypes"),
+  ...lookups("AuthProvider", "getAuthProvider", "getAuthProviders"),
+  ...lookups("ClientCertificate", "getClientCertificate", "getClientCertificates"),
+  ...lookups("CertificateRequestToken", "getCertificateRequestToken", "getCertificateRequestTokens"),
+  ...lookups("CustomFrontend", "getCustomFrontend", "getCustomFrontends"),
 };
 
 /** Provider configuration keys (`frontdoor:<key>`) that hold credentials. */
