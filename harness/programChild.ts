@@ -21,11 +21,11 @@ process.on("disconnect", () => process.exit(1));
 
 const settings = require("@pulumi/pulumi/runtime/settings");
 const resproto = require("@pulumi/pulumi/proto/resource_pb");
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const structproto = require(
-  require.resolve("google-protobuf/google/protobuf/struct_pb", {
-    paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))],
-  }),
+  require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] }),
 );
+const grpcStatus = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] })).status;
 
 // What the monitor tells the runtime it supports. No resource references: the host does not accept
 // them, so resources passed as inputs are sent as their ids, as the engine does for this provider.
@@ -44,6 +44,17 @@ class ForwardingMonitor {
 
   supportsFeature(req: any, cb: Callback) {
     cb(null, { getHassupport: () => FEATURES.has(req.getId()) });
+  }
+
+  // @pulumi/pulumi 3.276 first asks for every feature at once (GetDeploymentInfo) and, on
+  // UNIMPLEMENTED, probes them one by one (supportsFeature above), as 3.248 always does: one answer,
+  // FEATURES, for both.
+  getDeploymentInfo(_req: any, cb: Callback) {
+    cb(
+      Object.assign(new Error("GetDeploymentInfo is not implemented by the harness"), {
+        code: grpcStatus.UNIMPLEMENTED,
+      }),
+    );
   }
 
   registerPackage(_req: any, cb: Callback) {
