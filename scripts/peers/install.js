@@ -51,7 +51,7 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 //   release that still carried it inside sdk/v3.
 // - pulumi-language-go: likewise (sdk/go/pulumi-language-go/v3: 403 the same ways) from sdk/v3
 //   v3.60.0 (the last layout with go/pulumi-language-go inside sdk/v3); a Go program built against
-//   sdk/v3 v3.259.0 (examples/go-edge) runs under it with the CLI.
+//   sdk/v3 v3.276.0 (examples/go-edge) runs under it with the CLI.
 // - sdkgen: pkg/v3 v3.276.0's code generators, the same version as the CLI.
 // - programgen: the CLI writes the program of `pulumi import` through the language host's
 //   GenerateProgram, which the v3.68 Node.js and v3.60 Go hosts lack ("method GenerateProgram not
