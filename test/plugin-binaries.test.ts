@@ -15,7 +15,6 @@
 // - `pulumi plugin install resource frontdoor <version> --server <url>`, and with --checksum.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -373,46 +372,33 @@ describe("Plugin binaries: the CLI downloads the plugin on its own (YAML, Go, Ty
     }
   });
 
-  // CLI v3.259.0's --checksum hashes the download without the bytes of its last read: its reader
-  // skips the data of a read that comes with io.EOF, as Go's HTTP client returns the end of a body
-  // with a Content-Length (and without one, the CLI refuses the download). So the archive's true
-  // SHA-256 is refused. Pinned here, with the digest the CLI computes, so that a CLI that fixes it
-  // makes this test fail (then: replace it by an install with the right checksum, and fix the guide).
-  // What works meanwhile, and the guide says: check the archive against SHA256SUMS, then --file.
-  it("--checksum with the archive's true SHA-256: refused by CLI 3.259 (it hashes all but the last read); SHA256SUMS then --file works", async () => {
+  // The archive's true SHA-256 (the one SHA256SUMS lists) is accepted by --checksum. CLI v3.259.0
+  // refused it: it hashed the download without the bytes of its last read (its reader skipped the
+  // data of a read that came with io.EOF, as Go's HTTP client returns the end of a body with a
+  // Content-Length); this test pinned that until the CLI peer moved to v3.276.0, which installs it.
+  // The other way the guide gives, checking the archive against SHA256SUMS and then --file, works too.
+  it("--checksum with the archive's true SHA-256 installs it (CLI 3.276; 3.259 refused it); SHA256SUMS then --file works too", async () => {
     const stack = await stackOf("download-yaml");
     try {
       const archive = path.join(releaseArchives(ALL), archiveName(VERSION, "linux-amd64"));
-      const refused = await stack.run([
-        ...["plugin", "install", "resource", "frontdoor", VERSION, "--server", server.downloadUrl],
-        ...["--checksum", sha256(archive)],
-      ]);
-      assert.notEqual(refused.code, 0, "the CLI accepts the true checksum now: see the comment above");
-      const actual = /invalid checksum, expected [0-9a-f]+, actual ([0-9a-f]{64})/.exec(refused.output)?.[1];
-      assert.ok(actual, refused.output);
-      const bytes = fs.readFileSync(archive);
-      const tail = 64 * 1024;
-      const hash = crypto.createHash("sha256").update(bytes.subarray(0, bytes.length - tail));
-      let prefix = -1;
-      for (let end = bytes.length - tail; end < bytes.length; end++) {
-        if (hash.copy().digest("hex") === actual) {
-          prefix = end;
-          break;
-        }
-        hash.update(bytes.subarray(end, end + 1));
-      }
-      assert.ok(prefix > 0, "the CLI's digest is not that of the archive less its last bytes");
-
-      const download = path.join(scratchDir("download-"), archiveName(VERSION, "linux-amd64"));
-      fs.copyFileSync(archive, download);
-      assert.equal(sha256(download), sha256(archive), "the archive as SHA256SUMS lists it");
-      await stack.ok(["plugin", "install", "resource", "frontdoor", VERSION, "--file", download]);
       const installed = path.join(
         stack.home,
         "plugins",
         `resource-frontdoor-v${VERSION}`,
         "pulumi-resource-frontdoor",
       );
+      await stack.ok([
+        ...["plugin", "install", "resource", "frontdoor", VERSION, "--server", server.downloadUrl],
+        ...["--checksum", sha256(archive)],
+      ]);
+      assert.equal(sha256(installed), sha256(extractBinary(archive, "linux-amd64")));
+      await stack.ok(["plugin", "rm", "resource", "frontdoor", VERSION, "--yes"]);
+      assert.equal(fs.existsSync(installed), false, "plugin rm left the binary");
+
+      const download = path.join(scratchDir("download-"), archiveName(VERSION, "linux-amd64"));
+      fs.copyFileSync(archive, download);
+      assert.equal(sha256(download), sha256(archive), "the archive as SHA256SUMS lists it");
+      await stack.ok(["plugin", "install", "resource", "frontdoor", VERSION, "--file", download]);
       assert.deepEqual(executableFormat(installed), { format: "elf", arch: "amd64" });
     } finally {
       await stack.dispose();

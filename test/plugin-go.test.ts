@@ -1,6 +1,6 @@
 // A Go program over the provider plugin through the generated Go SDK (examples/go-edge), run by the
 // real CLI and the Go language host (built from sdk/v3 v3.60.0; the program itself is built against
-// sdk/v3 v3.259.0): the scenario of test/support/sdkProgram.ts. The host runs `go build` in the
+// sdk/v3 v3.276.0): the scenario of test/support/sdkProgram.ts. The host runs `go build` in the
 // program's folder, from the module cache (and the module proxy when the cache is cold).
 import * as path from "node:path";
 import { REPO_ROOT } from "./peers/index";

@@ -1,4 +1,4 @@
-// The real Pulumi CLI (v3.259) running the YAML examples with the YAML language host (v1.25.0) and the
+// The real Pulumi CLI (v3.276) running the YAML examples with the YAML language host (v1.25.0) and the
 // provider plugin (bin/plugin on PATH): up; refresh --expect-no-changes (exit 0, only reads sent); a
 // change made behind Pulumi's back then preview --refresh --expect-no-changes (non-zero, naming the
 // property); up putting it back; the state (frontdoor:index:<Kind> types, the plugin's version on the

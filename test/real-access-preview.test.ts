@@ -1,5 +1,5 @@
 // The access a change adds or removes, predicted from a preview, with the real peers (built by
-// `npm run peers`): the real Pulumi CLI's `pulumi preview --json` (v3.259) for
+// `npm run peers`): the real Pulumi CLI's `pulumi preview --json` (v3.276) for
 // test/programs/access-preview against the mock, and the harness scenario of
 // test/access-preview-support.ts against a real OpenZiti controller. The prediction must equal the
 // diff measured around the up that applies the change, and a role list computed from a new object's

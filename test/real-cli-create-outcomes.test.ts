@@ -1,4 +1,4 @@
-// Create outcomes with the real Pulumi CLI (v3.259, built by `npm run peers`) against the mock: what the
+// Create outcomes with the real Pulumi CLI (v3.276, built by `npm run peers`) against the mock: what the
 // docs (guides/reliability-and-recovery.md) promise is what `pulumi` itself does and shows.
 // - A create whose read-back fails after the POST: `pulumi up` fails, the object is in the stack's
 //   state with its initialization error, the next `pulumi up` updates it (although nothing changed)

@@ -1,4 +1,4 @@
-// Lookups and the identity-file login under the real Pulumi CLI (v3.259) against the real controller:
+// Lookups and the identity-file login under the real Pulumi CLI (v3.276) against the real controller:
 // the program test/programs/edge-lookups looks up the `default` auth policy and a service made outside
 // Pulumi and uses them as inputs, logged in only with a Ziti identity file given as secret stack config
 // (no edgeUrl, no caBundle, no password). Up, preview and refresh without changes, the key in neither

@@ -1,4 +1,4 @@
-// The real Pulumi CLI (v3.259, built by `npm run peers`) on every example, with a local backend and a
+// The real Pulumi CLI (v3.276, built by `npm run peers`) on every example, with a local backend and a
 // passphrase secrets provider: up, refresh --expect-no-changes (exit 0), a change made behind its
 // back then preview --refresh --expect-no-changes (non-zero, naming the property), up putting it back,
 // a clean refresh again, the state and output scanned for secrets, `pulumi import` (which cannot work

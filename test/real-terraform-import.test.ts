@@ -5,7 +5,7 @@
 // - `pulumi-frontdoor-import --from-terraform` writes the import file and lists what it could not map;
 // - the real CLI with the provider plugin imports the file (`pulumi import --file`, writing the YAML
 //   program) and `pulumi preview --expect-no-changes` finds nothing to change on the controller;
-// - in a Go project, the Go program `pulumi import --out main.go` writes (Pulumi's v3.259.0 Go program
+// - in a Go project, the Go program `pulumi import --out main.go` writes (Pulumi's v3.276.0 Go program
 //   generator, scripts/sdkgen/programgen) compiles against the generated Go SDK (`go vet`), and the Go
 //   language host runs it for `pulumi preview --expect-no-changes`;
 // - the TypeScript program it prints (dynamic provider), whose inputs are the Terraform attributes mapped

@@ -307,6 +307,10 @@ export class HttpClient {
     const tlsHint = isTlsFailure(err)
       ? " (TLS verification failed: configure the server's CA bundle, e.g. frontdoor:caBundle)"
       : "";
+    // Node 24 appends its own advice to a TLS failure ("; if the root CA is installed locally, try
+    // running Node.js with --use-system-ca"); the provider's way is its CA bundle setting (the
+    // bundle goes into its own connections' `ca`), so the message says that alone, as on Node 20/22.
+    const message = (e.message ?? String(err)).replace(NODE_SYSTEM_CA_ADVICE, "");
     return new ApiError({
       resource,
       method: opts.method,
@@ -314,7 +318,7 @@ export class HttpClient {
       url: this.urlOf(opts.path),
       status: 0,
       code: e.code,
-      serverMessage: `${e.message ?? String(err)}${tlsHint}${address}`,
+      serverMessage: `${message}${tlsHint}${address}`,
       ambiguous: !beforeSend && !tlsHint,
     });
   }
@@ -325,6 +329,9 @@ export function isUnreachable(err: unknown): boolean {
   const code = (err as { code?: string } | undefined)?.code;
   return code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
 }
+
+const NODE_SYSTEM_CA_ADVICE =
+  /; if the root CA is installed locally, try running Node\.js with --use-system-ca$/;
 
 export function isTlsFailure(err: unknown): boolean {
   const e = err as { code?: string; message?: string };

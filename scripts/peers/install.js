@@ -43,20 +43,23 @@ const required = process.env.FRONTDOOR_REQUIRE_PEERS === "1";
 // - ziti v1.5.0: the second release the real-controller suites and the field matrix run against
 //   (an exact version the proxy serves; v1.5.4 and v1.5.17 are refused). Its go.mod has no
 //   replace lines, so the wrapper module only requires it (as for v1.6.0).
-// - pulumi v3.259.0: pkg/v3's go.mod has replace lines, so a wrapper requires pkg/v3 and sdk/v3.
+// - pulumi v3.276.0: the newest release the module proxy serves (the @pulumi/pulumi of package.json
+//   has the same version). pkg/v3's go.mod has replace lines, so a wrapper requires pkg/v3 and sdk/v3.
 // - pulumi-language-nodejs: its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3) is refused
-//   by the proxy at the v3.259.0 commit (403 for the pseudo-version and for the commit hash), so it
-//   is built from sdk/v3 v3.68.0, the last release that still carried it inside sdk/v3.
-// - pulumi-language-go: likewise from sdk/v3 v3.60.0 (the last layout with go/pulumi-language-go
-//   inside sdk/v3); a Go program built against sdk/v3 v3.259.0 runs under it with CLI 3.259.
-// - sdkgen: pkg/v3 v3.259.0's code generators, the same version as the CLI.
+//   by the proxy (403 at v3.276.0, for @latest, @master and the version list; at the v3.259.0 commit
+//   for the pseudo-version and the commit hash), so it is built from sdk/v3 v3.68.0, the last
+//   release that still carried it inside sdk/v3.
+// - pulumi-language-go: likewise (sdk/go/pulumi-language-go/v3: 403 the same ways) from sdk/v3
+//   v3.60.0 (the last layout with go/pulumi-language-go inside sdk/v3); a Go program built against
+//   sdk/v3 v3.276.0 (examples/go-edge) runs under it with the CLI.
+// - sdkgen: pkg/v3 v3.276.0's code generators, the same version as the CLI.
 // - programgen: the CLI writes the program of `pulumi import` through the language host's
 //   GenerateProgram, which the v3.68 Node.js and v3.60 Go hosts lack ("method GenerateProgram not
-//   implemented", "unknown method GenerateProgram"); this host answers it with pkg/v3 v3.259.0's
+//   implemented", "unknown method GenerateProgram"); this host answers it with pkg/v3 v3.276.0's
 //   TypeScript or Go generator, in the sdkgen module.
 // - actionlint v1.7.12: the newest release the module proxy serves here; a wrapper module (its go.sum
 //   pins every hash) so that `go build -mod=readonly` needs nothing but the module cache and proxy.
-// - pulumi-language-yaml v1.25.0: its go.mod has no replace lines, so a plain `go install pkg@version`
+// - pulumi-language-yaml v1.25.0: the newest the module proxy lists (v1.11.1 and v1.25.0); its go.mod has no replace lines, so a plain `go install pkg@version`
 //   builds it (no wrapper module); the go.sum of the module itself pins the hashes.
 const peers = [
   {
@@ -75,9 +78,9 @@ const peers = [
   },
   {
     name: "pulumi",
-    version: "v3.259.0",
+    version: "v3.276.0",
     pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
-    ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.259.0",
+    ldflags: "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.276.0",
     env: {},
   },
   {
@@ -99,7 +102,7 @@ const peers = [
   {
     name: "pulumi-frontdoor-sdkgen",
     dir: path.join("..", "sdkgen"),
-    version: "v3.259.0",
+    version: "v3.276.0",
     pkg: ".",
     files: ["go.mod", "go.sum", "main.go"],
     ldflags: "",
@@ -108,7 +111,7 @@ const peers = [
   {
     name: "pulumi-language-nodejs-programgen",
     dir: path.join("..", "sdkgen"),
-    version: "v3.259.0",
+    version: "v3.276.0",
     pkg: "./programgen",
     files: ["go.mod", "go.sum", path.join("programgen", "main.go")],
     // The CLI finds a language host by its name (the runtime of Pulumi.yaml), which picks the

@@ -88,8 +88,11 @@ function once(args, cwd, env, echo) {
   });
 }
 
-/** The same, synchronously (for callers that are synchronous), output passed through after each try. */
-function npmSync(args, { cwd, env = process.env } = {}) {
+/**
+ * The same, synchronously (for callers that are synchronous), output passed through after each try:
+ * npm's stdout to `out` (stderr for a caller whose own stdout is its answer, scripts/node-runtime.js).
+ */
+function npmSync(args, { cwd, env = process.env, out = process.stdout } = {}) {
   const tries = isInstall(args) ? ATTEMPTS : 1;
   for (let attempt = 1; ; attempt++) {
     const run = attempt === 1 ? { args, env } : online(args, env);
@@ -99,7 +102,7 @@ function npmSync(args, { cwd, env = process.env } = {}) {
       encoding: "utf8",
       maxBuffer: 1 << 28,
     });
-    process.stdout.write(result.stdout ?? "");
+    out.write(result.stdout ?? "");
     process.stderr.write(result.stderr ?? "");
     const failed = result.status !== 0;
     const code = failed ? transientError(`${result.stdout}${result.stderr}`) : undefined;

@@ -2,7 +2,7 @@
 // import and migration suites: one table, one test body. YAML: the YAML language host writes and runs
 // it. TypeScript: the CLI asks the project's Node.js language host to write it; the v3.68 host built
 // here cannot (GenerateProgram is not implemented), so pulumi-language-nodejs-programgen (Pulumi's
-// v3.259.0 TypeScript generator behind that RPC, scripts/sdkgen/programgen) is first on PATH for
+// v3.276.0 TypeScript generator behind that RPC, scripts/sdkgen/programgen) is first on PATH for
 // `pulumi import` only; the v3.68 host runs the program, which imports the generated Node.js SDK
 // (pulumi-frontdoor-native).
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // A Node.js language host for the policy-pack suite (test/policy-pack.test.ts): the peers' host plus
-// the RPC that runs policy packs. The Pulumi CLI v3.259 runs a Node.js policy pack through the language
+// the RPC that runs policy packs. The Pulumi CLI (v3.276, as v3.259) runs a Node.js policy pack through the language
 // host's RunPlugin (kind "analyzer") whenever a `pulumi-language-nodejs` is found; the host the peers
 // build (v3.68, the last one the module proxy serves, scripts/peers/install.js) answers RunPlugin with
 // "not supported". The host released with the CLI runs the pack's own

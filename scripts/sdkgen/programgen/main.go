@@ -3,9 +3,9 @@
 // project's language host, `pulumi-language-<runtime>` from Pulumi.yaml. The hosts built here
 // (Node.js v3.68, Go v3.60: the last ones inside sdk/v3; their own modules are refused by the module
 // proxy) predate that RPC, so the CLI cannot write TypeScript or Go with them. This binary answers
-// GenerateProgram with pkg/v3 v3.259.0's program generator of the language its executable's name
+// GenerateProgram with pkg/v3 v3.276.0's program generator of the language its executable's name
 // says (pulumi-language-nodejs: codegen/nodejs, pulumi-language-go: codegen/go; the names it is
-// linked under), which is what the hosts shipped with CLI v3.259.0 run; every other RPC is
+// linked under), which is what the hosts shipped with CLI v3.276.0 run; every other RPC is
 // unimplemented, so it is put first on PATH only for `pulumi import`, never to run a program. Users
 // of a released Pulumi CLI do not need it: its bundled hosts do the same.
 package main
@@ -54,7 +54,7 @@ type host struct {
 }
 
 func (host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: "3.259.0"}, nil
+	return &pulumirpc.PluginInfo{Version: "3.276.0"}, nil
 }
 
 // GenerateProgram binds the PCL the CLI sends (schemas through the CLI's loader) and generates the
