@@ -100,7 +100,7 @@ const CASES: Case[] = [
         await s.ok(["config", "set", "--secret", "frontdoor:token", mock.credentials.frontdoorToken]);
         return { result, ms: Date.now() - started };
       }),
-    pick: /the check failed.*|error: .*/,
+    pick: /error: .*access token expired.*|error: .*/,
   },
   {
     name: "edgeUrl on a closed port",
