@@ -15,6 +15,7 @@ import { redact } from "../provider/redact";
 import * as sdk from "../sdk";
 import { testCa } from "./edge-support";
 import { mockConfig } from "./support/engine";
+import { withEnv } from "./support/env";
 import { frontdoorApi, useMock } from "./support/fixtures";
 import { js, type PluginServer, servePlugin, struct } from "./support/plugin";
 
@@ -431,9 +432,7 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       FRONTDOOR_ID: mock.credentials.frontdoorId,
       FRONTDOOR_TOKEN: mock.credentials.frontdoorToken,
     };
-    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    try {
+    await withEnv(env, async () => {
       await made("auth-providers", {
         name: "sdk-sso",
         type: "OIDC",
@@ -459,11 +458,7 @@ describe("Frontdoor lookups: by name or id, and every page of a sorted list", fu
       assert.equal(await pulumiIsSecret(output), true, "a result holding data.client_secret is secret");
       const frontends = sdk.getCustomFrontendsOutput({});
       assert.equal(await pulumiIsSecret(frontends), false, "custom frontends hold no secret");
-    } finally {
-      for (const [k, v] of Object.entries(saved))
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-    }
+    });
   });
 
   describe("through the plugin's gRPC Invoke", () => {

@@ -14,6 +14,7 @@ import * as sdk from "../sdk";
 import { DECLARED_ONLY, edgeObjects } from "./support/edge-objects";
 import { EdgeClient as RawClient } from "./support/edgeClient";
 import { createChecked } from "./support/engine";
+import { withEnv } from "./support/env";
 import { edgeSettings, useMockProvider } from "./support/fixtures";
 
 describe("Edge lookups against the mock controller", function () {
@@ -157,9 +158,7 @@ describe("Edge lookups against the mock controller", function () {
       ZITI_USERNAME: mock.credentials.edgeUsername,
       ZITI_PASSWORD: mock.credentials.edgePassword,
     };
-    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    try {
+    await withEnv(env, async () => {
       const policy = await sdk.getAuthPolicy({ id: "default" });
       assert.equal(policy.name, "Default");
       const { items } = await sdk.getConfigTypes({ filter: 'name = "intercept.v1"' });
@@ -171,10 +170,6 @@ describe("Edge lookups against the mock controller", function () {
       mock.clearLog();
       await Promise.all([sdk.getService({ name: "lk-service" }), sdk.getServices(), sdk.getCas({})]);
       assert.equal(mock.log.filter((e) => e.path.endsWith("/authenticate")).length, 1);
-    } finally {
-      for (const [k, v] of Object.entries(saved))
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-    }
+    });
   });
 });
