@@ -70,6 +70,21 @@ async function exportAfterKill(stack: CliStack): Promise<any> {
   return stack.exportState();
 }
 
+/** Objects of the program's kinds on the mock named `<prefix>-...`, as name -> ids. */
+function objectsOn(mock: MockServer, prefix: string): Map<string, string[]> {
+  const all = [
+    ...mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers"),
+    ...mock.edge.list("identities"),
+    ...mock.edge.list("edge-router-policies"),
+  ];
+  const out = new Map<string, string[]>();
+  for (const o of all) {
+    const name = String(o.name);
+    if (name.startsWith(`${prefix}-`)) out.set(name, [...(out.get(name) ?? []), String(o.id)]);
+  }
+  return out;
+}
+
 describe("a checkpoint cut by a kill while saving: the reliability guide's recovery", function () {
   this.timeout(300_000);
   let mock: MockServer;
@@ -112,17 +127,12 @@ describe("a checkpoint cut by a kill while saving: the reliability guide's recov
     const clean = await stack.run(["refresh", "--yes", "--expect-no-changes"]);
     assert.equal(clean.code, 0, clean.output.slice(-3000));
     const ids = (await stack.exportState()).deployment.resources.map((r: any) => String(r.id));
-    const onService = [
-      ...mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers"),
-      ...mock.edge.list("identities"),
-      ...mock.edge.list("edge-router-policies"),
-    ].filter((o) => String(o.name).startsWith("cut-"));
-    assert.equal(
-      onService.length,
-      grown.AuthProvider + grown.Identity + grown.EdgeRouterPolicy,
-      "a duplicate",
-    );
-    for (const o of onService) assert.ok(ids.includes(String(o.id)), `${o.name} (${o.id}) is in no state`);
+    const onService = objectsOn(mock, "cut");
+    assert.equal(onService.size, grown.AuthProvider + grown.Identity + grown.EdgeRouterPolicy);
+    for (const [name, found] of onService) {
+      assert.equal(found.length, 1, `${name}: a duplicate`);
+      assert.ok(ids.includes(found[0]), `${name} (${found[0]}) is in no state`);
+    }
   });
 });
 
@@ -152,20 +162,7 @@ describe("interrupted up: the harness and the real Pulumi CLI side by side", fun
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  /** Objects on the mock named `<prefix>-...`, as name -> ids. */
-  function objects(prefix: string): Map<string, string[]> {
-    const all = [
-      ...mock.frontdoor.list(mock.credentials.frontdoorId, "auth-providers"),
-      ...mock.edge.list("identities"),
-      ...mock.edge.list("edge-router-policies"),
-    ];
-    const out = new Map<string, string[]>();
-    for (const o of all) {
-      const name = String(o.name);
-      if (name.startsWith(`${prefix}-`)) out.set(name, [...(out.get(name) ?? []), String(o.id)]);
-    }
-    return out;
-  }
+  const objects = (prefix: string) => objectsOn(mock, prefix);
 
   /** Slow creates, and a callback at the KILL_AT_POST-th create to reach the mock. */
   function killAtPost(kill: () => void): void {
