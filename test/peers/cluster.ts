@@ -294,13 +294,20 @@ export async function startCluster(
       }
     };
 
-    /** Every node's GET /controllers lists every node, each with its edge-management address. */
+    /**
+     * Every running node's GET /controllers lists every node, and each running one with its
+     * edge-management address (a stopped node's entry may keep or lose its addresses).
+     */
     const everyNodeListsEveryAddress = async (): Promise<boolean> => {
-      for (const n of nodes) {
+      const running = nodes.filter((n) => n.pid);
+      for (const n of running) {
         const listed = await n.admin.call("GET", "/controllers").catch(() => undefined);
         const data = listed?.status === 200 ? (listed.body?.data as any[]) : undefined;
         if (!Array.isArray(data) || data.length !== nodes.length) return false;
-        if (!data.every((c) => c?.apiAddresses?.["edge-management"]?.[0]?.url)) return false;
+        for (const m of running) {
+          const entry = data.find((c) => c?.name === m.name);
+          if (!entry?.apiAddresses?.["edge-management"]?.[0]?.url) return false;
+        }
       }
       return true;
     };
@@ -336,20 +343,29 @@ export async function startCluster(
       },
       async restart(name) {
         if (node(name).pid) throw new Error(`cluster node ${name} still runs`);
-        const until = Date.now() + 120_000;
-        await launch(name, until);
-        await loginAdmin(name, until);
-        // Back in the cluster once it knows the leader again.
-        while (!(await leaderSeenBy(name))) {
+        const until = Date.now() + 180_000;
+        // A restarted node can advertise empty `apiAddresses` for the life of its process
+        // (openziti/ziti#4069: its raft mesh connects before its web listeners are loaded, and the
+        // empty set is cached); measured here on v1.6.0, a restarted follower was listed without them
+        // by every node for over 4 minutes, and a second or third restart won the race. So: restart
+        // until every node lists every node's address, as an operator would; the next suite on the
+        // shared cluster reads that listing (real-cluster's first test, real-vs-mock-cluster).
+        for (let attempt = 1; ; attempt++) {
+          await launch(name, until);
+          await loginAdmin(name, until);
+          // Back in the cluster once it knows the leader again.
+          while (!(await leaderSeenBy(name))) {
+            if (Date.now() > until)
+              throw new Error(`cluster node ${name} did not rejoin:\n${node(name).output().slice(-4000)}`);
+            await sleep(250);
+          }
+          const listed = Date.now() + 5_000;
+          while (Date.now() < listed && !(await everyNodeListsEveryAddress())) await sleep(250);
+          if (await everyNodeListsEveryAddress()) return;
           if (Date.now() > until)
-            throw new Error(`cluster node ${name} did not rejoin:\n${node(name).output().slice(-4000)}`);
-          await sleep(250);
+            throw new Error(`cluster node ${name}: after ${attempt} restarts, GET /controllers lists it without apiAddresses`);
+          await cluster.kill(name);
         }
-        // Seen in CI (v1.6.0): a node that just rejoined is listed by GET /controllers without
-        // `apiAddresses` for a while (after a quorum loss, for minutes), and the next suite on the shared
-        // cluster read that entry. Give the listing up to 30 s to catch up; it is not a failure if not.
-        const listed = Date.now() + 30_000;
-        while (Date.now() < listed && !(await everyNodeListsEveryAddress())) await sleep(250);
       },
       list: (name, collection) => listAll(node(name).admin, collection),
       async stop() {
