@@ -363,7 +363,9 @@ export async function startCluster(
           while (Date.now() < listed && !(await everyNodeListsEveryAddress())) await sleep(250);
           if (await everyNodeListsEveryAddress()) return;
           if (Date.now() > until)
-            throw new Error(`cluster node ${name}: after ${attempt} restarts, GET /controllers lists it without apiAddresses`);
+            throw new Error(
+              `cluster node ${name}: after ${attempt} restarts, GET /controllers lists it without apiAddresses`,
+            );
           await cluster.kill(name);
         }
       },
