@@ -10,6 +10,7 @@ import { BUILT_IN_CONFIG_TYPES, TYPED_DATA } from "../provider/resources/configD
 import { engine } from "./edge-support";
 import { CONTROLLER_RELEASES } from "./peers/index";
 import { EdgeClient } from "./support/edgeClient";
+import { configureForCheckOnly } from "./support/engine";
 import { useController } from "./support/fixtures";
 
 type Schema = Record<string, any>;
@@ -172,6 +173,7 @@ describe("Config data types: the provider's schemas, the mock's and the controll
   });
 
   it("unknown fields are refused at check, naming the field (each type, top level and nested)", async () => {
+    await configureForCheckOnly();
     for (const [name, data] of Object.entries(VALID)) {
       assert.deepEqual(await checkFailures(name, data), [], `${name}: valid sample refused`);
       const failures = await checkFailures(name, { ...data, notAField: 1 });

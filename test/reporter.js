@@ -1,10 +1,13 @@
 // Mocha's spec reporter, then the wall time of each test file (slowest first: CI prints each suite's
 // time, and a new suite has to pay for itself), closed by the line CI counts:
-// "N passed, N failed" (", N skipped" if any).
+// "N passed, N failed" (", N skipped" if any). Under scripts/test-lanes.js (one job of npm test's
+// lanes) it writes the same as JSON to FRONTDOOR_TEST_SUMMARY instead of the table, and its own count
+// is not alone on a line: the lanes' runner prints the closing line of the whole run.
 const Mocha = require("mocha");
+const fs = require("node:fs");
 const path = require("node:path");
 
-const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
+const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_FAIL } = Mocha.Runner.constants;
 
 class CountingReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
@@ -23,8 +26,20 @@ class CountingReporter extends Mocha.reporters.Spec {
       const seen = files.get(path.relative(process.cwd(), suite.file));
       if (seen) seen.ms += Date.now() - seen.start;
     });
+    // Read once and taken out of the environment: a test that runs mocha itself (plugin-binaries runs
+    // test/plugin.test.ts against each binary) must get the plain closing line, not this job's summary.
+    const summaryFile = process.env.FRONTDOOR_TEST_SUMMARY;
+    delete process.env.FRONTDOOR_TEST_SUMMARY;
+    const failed = [];
+    runner.on(EVENT_TEST_FAIL, (test) => failed.push(test.fullTitle()));
     runner.once(EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
+      if (summaryFile) {
+        const times = Object.fromEntries([...files].map(([file, { ms }]) => [file, ms]));
+        fs.writeFileSync(summaryFile, JSON.stringify({ passes, failures, pending, files: times, failed }));
+        process.stdout.write(`(this job: ${passes} passed, ${failures} failed)\n`);
+        return;
+      }
       if (files.size > 1) {
         const rows = [...files].sort((a, b) => b[1].ms - a[1].ms);
         process.stdout.write("\nWall time per test file (slowest first):\n");

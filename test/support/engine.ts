@@ -61,6 +61,19 @@ export async function configureFor(config: Record<string, string>): Promise<void
   await engine.configure({ get: (key) => config[key] });
 }
 
+/**
+ * Settings for suites that only run `check` (which validates the settings too): an Edge address and
+ * credentials that are never dialled. A suite must not rely on another file having configured the
+ * engine in the same mocha process (npm test runs files in separate processes: scripts/test-lanes.js).
+ */
+export function configureForCheckOnly(): Promise<void> {
+  return configureFor({
+    "frontdoor:edgeUrl": "https://127.0.0.1:9",
+    "frontdoor:edgeUsername": "check-only",
+    "frontdoor:edgePassword": "never-sent",
+  });
+}
+
 /** check + create, as `up` does for a new resource; fails on check failures. */
 export async function createChecked(kind: string, news: Props): Promise<{ id: string; outs: Props }> {
   const checked = await engine.check(kind, {}, news);

@@ -1,0 +1,2 @@
+// A job of the lanes runner's own test: its mocha process dies while loading, before any report.
+process.exit(3);
