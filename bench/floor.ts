@@ -1,4 +1,4 @@
-// The engine's floor under the project's real-CLI rows (issue 23): the same CLI (.peers/bin/pulumi),
+// The engine's floor under the project's real-CLI rows (docs/guides/benchmarks.md): the same CLI (.peers/bin/pulumi),
 // language host and dynamic-provider host drive N resources of a do-nothing dynamic provider
 // (bench/programs/noop-many) beside the project's N Edge services on the real controller
 // (bench/programs/edge-many), both also with 0 resources, and the provider's requests are sent as

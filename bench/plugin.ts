@@ -1,11 +1,11 @@
-// The provider plugin beside the dynamic provider (issue 20, item 7): the same up / preview --refresh /
+// The provider plugin beside the dynamic provider (docs/guides/benchmarks.md): the same up / preview --refresh /
 // destroy of N Edge services on the real controller through the real CLI, in one run, rounds
 // interleaved: the dynamic provider from TypeScript (bench/programs/edge-many), and the plugin
 // (bin/plugin/pulumi-resource-frontdoor, first on PATH) from TypeScript (the same program over the
 // generated Node.js SDK, pulumi-frontdoor-native) and from YAML (a program of N resources written
 // here: YAML has no loops). Each also with 0 resources: the CLI's fixed start-up for that language and
 // provider, measured separately; the per-service cost is N minus 0 inside a round.
-// The plugin's floor (issue 23, item 1): the same YAML program over a do-nothing plugin of the same
+// The plugin's floor: the same YAML program over a do-nothing plugin of the same
 // kind (bench/noop-plugin, first on PATH too), and the plugin's requests sent as raw HTTP (the plan
 // read from the mock's log of the same YAML program), so the plugin's share above that floor is
 // set against the API's time of the same requests.

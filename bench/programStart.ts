@@ -1,4 +1,4 @@
-// The package's weight in a user's program (issue 23, item 3): how long a program that imports
+// The package's weight in a user's program: how long a program that imports
 // pulumi-frontdoor and declares one resource takes to start, against the same program declaring one
 // resource of a do-nothing dynamic provider. Each program runs in a fresh Node process that loads
 // @pulumi/pulumi and registers ts-node as the CLI's Node.js language host does (cmd/run/run.ts, with

@@ -1,4 +1,4 @@
-// What users can set, measured (issue 23, item 4): the same Edge program of N services on the real
+// What users can set, measured (docs/guides/performance.md): the same Edge program of N services on the real
 // controller through the real CLI, with the CLI's default settings and with each setting a user can
 // change on their side, rounds interleaved. Each variant does up, preview --refresh, destroy.
 //   --parallel P                      the CLI's steps in flight (default GOMAXPROCS x 4)

@@ -34,7 +34,7 @@ const checked = (check: (value: string) => string | undefined) =>
 const text = () => zod().string();
 
 /**
- * A value sent as it is in an HTTP header (a bearer token, the seed's `Basic username:token`): only
+ * A value sent as it is in an HTTP header (a bearer token, the API description's `Basic username:token`): only
  * visible ASCII, no spaces, or the request could not be made (or would mean something else).
  */
 const headerTokenReason = (value: string) =>

@@ -1,7 +1,7 @@
-// Where the provider and the mock could share an assumption the seed (specs/frontdoor-management-api.md)
-// does not make, the provider is tested against what the seed says, over real HTTP: the exact
+// Where the provider and the mock could share an assumption the API description (test/contracts/frontdoor-management-api.md)
+// does not make, the provider is tested against what the API description says, over real HTTP: the exact
 // `Basic <username:token>` header, the clock-skew hint on 401, and custom frontends with and without
-// the list endpoint the seed marks "not shown" (import by id, adoption after a lost create answer).
+// the list endpoint the API description marks "not shown" (import by id, adoption after a lost create answer).
 import * as assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

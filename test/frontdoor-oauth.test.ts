@@ -20,7 +20,7 @@ describe("Frontdoor OAuth2 client credentials (against the mock)", () => {
   let mock: MockServer;
   const saved: Record<string, string | undefined> = {};
   before(async () => {
-    // Tokens of the default hour: renewed when fewer than 600 s remain (DESIGN.md §4, as NetFoundry's
+    // Tokens of the default hour: renewed when fewer than 600 s remain (test/contracts/frontdoor-management-api.md, as NetFoundry's
     // tools do), which the fake clock reaches without waiting.
     mock = await startMockServer();
     for (const key of ENV_KEYS) saved[key] = process.env[key];

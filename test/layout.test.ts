@@ -1,4 +1,4 @@
-// The architecture as the file tree shows it (DESIGN.md §2): the mock and the harness are products in
+// The architecture as the file tree shows it (docs/guides/how-it-works.md): the mock and the harness are products in
 // folders of their own, the mock is an independent implementation of the contracts (nothing from
 // provider/ or sdk/), the harness knows the provider only through the programs it runs, and test/
 // holds tests and their helpers only.
@@ -7,6 +7,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 const root = path.resolve(__dirname, "..");
+
+/** Files under `dir` whose names match `pattern`, leaving out what is not ours or not written by hand. */
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  const skipped = new Set(["node_modules", "native", "contracts", "mutation", "bin", ".peers", "verdaccio"]);
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!skipped.has(entry.name)) out.push(...filesUnder(rel, pattern));
+    } else if (pattern.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
 
 function sourcesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -73,5 +86,33 @@ describe("repository layout", () => {
     assert.doesNotMatch(shipped, /\btest\//);
     const mockEntry = JSON.parse(fs.readFileSync(path.join(root, "mock", "package.json"), "utf8"));
     assert.doesNotMatch(JSON.stringify(mockEntry), /\btest\//);
+  });
+
+  it("sources and docs cite only what the repository holds (no design notes, issue numbers or machine paths)", () => {
+    // Built from pieces, so that this test does not find itself.
+    const outside = [
+      ["a design document outside the repository", new RegExp(["DESIGN", "\\.md"].join(""))],
+      ["an issue number of the tracker", new RegExp(["\\b[Ii]ssue", " #?\\d+"].join(""))],
+      ["a machine path", new RegExp(["/w", "ork/|/ro", "ot/|/ch", "eck/"].join(""))],
+      [
+        'a "seed" document (the API descriptions are test/contracts/*.md)',
+        new RegExp(["\\bthe ", "seed\\b"].join(""), "i"),
+      ],
+    ] as const;
+    const files = [
+      ...["provider", "sdk", "mock", "harness", "scripts", "bench", "test", "docs", "examples"].flatMap(
+        (dir) => filesUnder(dir, /\.(ts|js|md|yaml|go)$/),
+      ),
+      "README.md",
+    ];
+    const found = files.flatMap((file) =>
+      fs
+        .readFileSync(path.join(root, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          outside.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${i + 1}: ${what}`),
+        ),
+    );
+    assert.deepEqual(found, []);
   });
 });

@@ -132,7 +132,7 @@ describe("mock server: Frontdoor management API", () => {
       }
     });
 
-    it("accepts exactly the seed's 'Basic <username:token>' (colon separator), not base64", async () => {
+    it("accepts exactly the API description's 'Basic <username:token>' (colon separator), not base64", async () => {
       assert.equal((await call(server, "GET", path(), { auth: `Basic someone:${token()}` })).status, 200);
       expectError(
         await call(server, "GET", path(), { auth: "Basic someone:not-a-token" }),
@@ -641,7 +641,7 @@ describe("mock server: Frontdoor management API", () => {
       assert.equal(subjectValue(certificate, "OU"), "Shops");
       assert.ok(forge.pki.certificateFromPem(server.frontdoor.caCertificatePem(fd.id)).verify(certificate));
 
-      // Usable until expiresAt (the seed says nothing of single use): the token stays. A second CSR
+      // Usable until expiresAt (the API description says nothing of single use): the token stays. A second CSR
       // would make a second certificate of the same name (409); an upload under a new name works.
       assert.deepEqual((await fd.call("GET", `/certificate-request-tokens/${token.id}`)).body, token);
       const again = await call(server, "POST", path, {
@@ -805,7 +805,7 @@ describe("mock server: Frontdoor management API", () => {
       const list = await fd.call("GET", "/custom-frontends");
       assert.equal(list.body.totalElements, 1);
       assert.equal(list.body.content[0].status, "ACTIVE");
-      // The list is "not shown" in the seed: the mock can go without it.
+      // The list is "not shown" in the API description: the mock can go without it.
       server.frontdoor.options.listCustomFrontends = false;
       try {
         expectError(await fd.call("GET", "/custom-frontends"), 405, "method_not_allowed");

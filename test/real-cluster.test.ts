@@ -4,8 +4,8 @@
 // provider's own node killed; quorum lost; drift made on one node found through every node; the audit
 // command through any node. After each disturbance a second `up` converges and every node lists exactly
 // the objects the state holds (no orphan, no duplicate). The plugin (YAML program) proves the same
-// routing once, on a small program. What the cluster itself does is in /work/wt/briefs/cluster-facts.md
-// (docs/guides/real-peers.md sums it up).
+// routing once, on a small program. What the cluster itself does is in docs/guides/real-peers.md
+// (its HA cluster section).
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -4,7 +4,7 @@
 // file, not in any `__provider`, not in anything the harness or the provider printed, not in an error.
 // Secrets: the config secrets passed, every value the server handed out (read from the mock's own
 // records, see test/support/oracles), and every value found in the state at a path the independent
-// table (test/support/oracles/secrets.ts, from the seed specs and the swagger) calls secret; never
+// table (test/support/oracles/secrets.ts, from the API descriptions and the swagger) calls secret; never
 // the provider's own schema, which would stop looking at a field the moment the provider stopped
 // marking it. Each is searched for in every encoded form (test/support/oracles/leaks.ts).
 import assert from "node:assert/strict";

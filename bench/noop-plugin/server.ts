@@ -1,6 +1,6 @@
 // `pulumi-resource-noop`: a do-nothing provider plugin of the same kind as ours (Node.js, the same
 // @grpc/grpc-js server and Pulumi's generated protocol code), the plugin floor of the benchmark
-// (bench/plugin.ts, issue 23): package `noop`, one resource `noop:index:Thing` with input `name` and
+// (bench/plugin.ts, the floor): package `noop`, one resource `noop:index:Thing` with input `name` and
 // the output properties of frontdoor:index:Service. Every call answers at once. Create reports the
 // inputs plus the provider config `outputs` (JSON: a service's outputs as our provider stored them),
 // so the engine carries a state of the same shape as ours. Compiled by bench/plugin.ts

@@ -1,6 +1,6 @@
-// Access tokens of the Frontdoor mock and the Authorization header rules of the seed, exactly:
+// Access tokens of the Frontdoor mock and the Authorization header rules of the API description, exactly:
 // `Bearer <token>` with exactly one space, or `Basic <username:token>` with one space after `Basic`
-// and a colon separator. The seed shows the credentials as they are, so a base64-encoded
+// and a colon separator. The API description shows the credentials as they are, so a base64-encoded
 // `username:token` (RFC 7617 style, which has no colon) is a wrong header format: 400.
 import { randomBytes } from "node:crypto";
 import { FrontdoorError, invalidRequest, unauthorized } from "./http";

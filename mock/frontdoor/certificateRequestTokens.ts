@@ -1,6 +1,6 @@
 // Certificate request tokens: a time-limited secret (`crt_...`) that lets its holder create client
 // certificates without API credentials. expiresAt = createdAt + certificateRequestTokenTtlSeconds.
-// As the seed says, a token is usable until `expiresAt` (then 401); the seed says nothing about single
+// As the API description says, a token is usable until `expiresAt` (then 401); the API description says nothing about single
 // use, so a used token stays (unless the `consumeCertificateRequestTokens` option simulates a service
 // that deletes it). Names share one namespace with certificates. The by-token lookup is an
 // authenticated call like any other (only token-based certificate creation is anonymous).
@@ -58,7 +58,7 @@ export function usableToken(fd: FrontdoorState, token: string, options: Frontdoo
   return record;
 }
 
-/** After a certificate was made with the token: kept (the seed), or deleted when the option says so. */
+/** After a certificate was made with the token: kept (the API description), or deleted when the option says so. */
 export function afterTokenUse(fd: FrontdoorState, record: JsonObject, options: FrontdoorMockOptions): void {
   if (options.consumeCertificateRequestTokens) fd.collection(COLLECTION).delete(record.id as string);
 }

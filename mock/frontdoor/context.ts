@@ -14,13 +14,13 @@ export interface FrontdoorMockOptions {
   /** Lifetime of certificate request tokens. Default 7 days. */
   certificateRequestTokenTtlSeconds?: number;
   /**
-   * Delete a certificate request token once a certificate was made with it. Default false: the seed
+   * Delete a certificate request token once a certificate was made with it. Default false: the API description
    * says a token is usable until `expiresAt` and nothing about single use; this simulates a service
    * that does consume tokens, so tests can show the provider copes with both.
    */
   consumeCertificateRequestTokens?: boolean;
   /**
-   * Serve `GET /frontdoor/{id}/custom-frontends` (a list the seed marks "not shown"). Default true;
+   * Serve `GET /frontdoor/{id}/custom-frontends` (a list the API description marks "not shown"). Default true;
    * false answers 405, as a service without that endpoint would.
    */
   listCustomFrontends?: boolean;

@@ -94,7 +94,7 @@ export function handleCustomFrontends(ctx: RequestContext) {
   const { req, fd, rest, options } = ctx;
   if (rest.length === 0) {
     if (req.method === "GET") {
-      // Listing is "not shown" in the seed: a service may well not have it.
+      // Listing is "not shown" in the API description: a service may well not have it.
       if (options.listCustomFrontends === false) throw methodNotAllowed(req.method);
       const items = [...fd.collection(COLLECTION).values()].map((record) => view(record, options));
       return ok(pageOf(items, req.query, "hostname"));

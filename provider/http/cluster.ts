@@ -223,7 +223,7 @@ function cannotServe(err: ApiError): boolean {
 }
 
 /**
- * The answers of an OpenZiti v1.6 cluster while it has no leader (/work/shared cluster facts): 503
+ * The answers of an OpenZiti v1.6 cluster while it has no leader (measured: docs/guides/real-peers.md#a-real-ha-cluster-3-nodes): 503
  * CLUSTER_NO_LEADER; before that, for seconds after the leader died, 500 UNHANDLED "error dialing peer"
  * (the node forwarding a write to the dead leader) and, for a write the leader may have committed,
  * 500 UNHANDLED "timed out".

@@ -1,4 +1,4 @@
-// Frontdoor API credentials: a static bearer token, `Basic <username:token>` as the seed writes it,
+// Frontdoor API credentials: a static bearer token, `Basic <username:token>` as the API description writes it,
 // or an OAuth2 client-credentials grant whose access token is cached and renewed before it expires.
 import { MISSING_FRONTDOOR_CREDENTIALS } from "../config";
 import { debug } from "../log";
@@ -16,8 +16,8 @@ export function bearerAuth(token: string): AuthScheme {
 }
 
 /**
- * The seed's `Authorization: Basic <username:token>`: one space after `Basic`, then username, colon,
- * token, as they are (the seed shows no base64 step, unlike RFC 7617). Parts that would make the
+ * The API description's `Authorization: Basic <username:token>`: one space after `Basic`, then username, colon,
+ * token, as they are (the API description shows no base64 step, unlike RFC 7617). Parts that would make the
  * header ambiguous are refused before any call.
  */
 export function usernameTokenAuth(username: string, token: string): AuthScheme {

@@ -1,5 +1,5 @@
 // CertificateRequestToken: a time-limited secret that lets its holder (e.g. a device in the field) create
-// client certificates without API credentials. The seed: usable until `expiresAt`; nothing about single
+// client certificates without API credentials. The API description: usable until `expiresAt`; nothing about single
 // use. Neither a used nor an expired token is drift: expiry shows in `status` / `daysUntilExpiry`, and
 // `rotateWhenExpired` opts into a new token on the next up. A service that does delete used tokens is
 // coped with too: a token gone while a certificate of its name exists is kept as CONSUMED, not deleted.
@@ -96,7 +96,7 @@ async function update(ctx: ResourceContext, id: string, olds: Props, news: Certi
 const certificates = new FrontdoorCollection("ClientCertificate", "client-certificates");
 
 /**
- * Refresh. A token that is gone may have been consumed by a service that deletes used tokens (the seed
+ * Refresh. A token that is gone may have been consumed by a service that deletes used tokens (the API description
  * does not say single use, DESIGN notes claim it): if a client certificate of the token's name made
  * since the token exists, the token is kept as CONSUMED, so a drift job stays green. Otherwise it was
  * deleted (drift).

@@ -133,7 +133,7 @@ async function waitUntilReady(
 const label = (props: Props) => collection.label({ name: props.hostname });
 
 /**
- * Every custom frontend, from `GET .../custom-frontends`: a list the seed marks "not shown". A server
+ * Every custom frontend, from `GET .../custom-frontends`: a list the API description marks "not shown". A server
  * without it (404/405) gets a clear error saying what to do instead (`why` names the purpose).
  */
 export async function listFrontends(

@@ -97,7 +97,7 @@ function pluginBinariesAvailable(options, script = PLUGIN_BINARIES) {
   if (options.standin) return false;
   throw new Error(
     `${path.relative(ROOT, script)} is missing: it builds the self-contained plugin binaries a ` +
-      "release ships (issue 29, items 1-2). Refusing to release without them.",
+      "release ships (docs/guides/releasing.md). Refusing to release without them.",
   );
 }
 

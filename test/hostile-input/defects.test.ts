@@ -1,4 +1,4 @@
-// Issue 38, items 1 and 7: each defect the security review reproduced, as a test of its own (each
+// Each defect the security review reproduced, as a test of its own (each
 // failed on the code before the fix). Through the interfaces a user has: the command (the built
 // package), the program it prints compiled and run against stub SDKs, the shell lines run by bash.
 import assert from "node:assert/strict";
@@ -35,7 +35,7 @@ const identity = (
   instances: [{ attributes: { name, ...attributes }, ...extra }],
 });
 
-describe("hostile input: the defects of issue 38, one test each", function () {
+describe("hostile input: the defects the security review found, one test each", function () {
   this.timeout(60_000);
   let ws: ReturnType<typeof workspace>;
   let write: (name: string, doc: unknown) => string;

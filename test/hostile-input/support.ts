@@ -1,4 +1,4 @@
-// Hostile input for the generators (issue 38): a seeded generator of strings that break naive code
+// Hostile input for the generators: a seeded generator of strings that break naive code
 // generation, and the three places generated text is run to see what it does:
 // - programs: compiled with the project's `tsc` against stub `@pulumi/pulumi` and `pulumi-frontdoor`
 //   modules in a temp dir (any-typed, so only syntax, identifiers and declarations are checked), then

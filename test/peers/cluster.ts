@@ -1,4 +1,4 @@
-// A real 3-node OpenZiti HA controller cluster for the real-cluster suites, built the way DESIGN.md §9
+// A real 3-node OpenZiti HA controller cluster for the real-cluster suites, built as docs/guides/real-peers.md
 // says: one root CA with a SPIFFE trust domain, one intermediate CA per node, a server certificate per
 // node with the SPIFFE id controller/<node>; configs from `ziti create config controller --clustered`
 // with every address given through the environment (all on 127.0.0.1, free ports); each node runs

@@ -1,6 +1,6 @@
 // A scripted 3-node OpenZiti HA cluster for the provider's cluster client (provider/http/cluster.ts):
 // real HTTP servers on 127.0.0.1 (test/support/scriptedServer.ts) that answer as the real v1.6 nodes
-// do in /work/wt/briefs/cluster-facts.md (hc-real's measurements): `zt-session` tokens valid only on
+// do in docs/guides/real-peers.md (the measurements on real clusters): `zt-session` tokens valid only on
 // the node that issued them, `GET /controllers` with each node's `apiAddresses`, writes through any
 // node committed by the leader, 503 CLUSTER_NO_LEADER and 500 "error dialing peer" while there is no
 // leader, reads on a follower that lag behind the leader (404 right after a create). Lag and

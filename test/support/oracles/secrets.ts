@@ -1,10 +1,9 @@
-// What is secret, written down once in the tests from the seed specifications and the swagger, NOT
+// What is secret, written down once in the tests from the API descriptions and the swagger, NOT
 // read from schema.json or the provider's definitions (the code under test): were the scans to learn
 // secretness from the provider, a field that stopped being secret would drop out of the scan with it.
-// Sources (in /work/shared/specs, the contracts the product follows; the swagger is copied byte for
-// byte into test/contracts/openziti-edge-management.json):
+// Sources (test/contracts/, copies of the contracts the product follows):
 //   FD   frontdoor-management-api.md        EDGE  edge-api-and-event-queries.md
-//   SW   openziti-edge-management.json      ISSUE the promise of issue 24 and DESIGN.md §3: tokens,
+//   SW   openziti-edge-management.json      ISSUE the project's promise (docs/guides/reliability-and-recovery.md#secrets): tokens,
 //        passwords, client secrets, private keys, enrollment JWTs and tokens, verification tokens
 // Paths are dotted; `items.` steps into the array of a plural lookup's result. Every kind and every
 // function of the package has an entry (empty lists included), so a new one cannot go unjudged.
