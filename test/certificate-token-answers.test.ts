@@ -1,5 +1,5 @@
 // The certificate request token calls against a scripted Frontdoor API (test/support/scriptedServer.ts
-// on 127.0.0.1): answers the mock never gives on purpose. A refusal other than 401/404 (the API description's
+// on 127.0.0.1): answers the mock never gives on purpose. A refusal other than 401/404 (the seed's
 // errors table: 400 for an invalid body) is the API's own error, not a token refusal; a 404 names the
 // function; an answer without a body gives every documented field as null; and each call closes its
 // connection when it ends (the server keeps idle connections for 10 minutes, so only the client can).

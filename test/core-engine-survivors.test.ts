@@ -1,5 +1,5 @@
 // The engine (provider/engine.ts) through its host entry points: what the earlier engine tests left
-// open (the last mutation survivors). From the contracts (test/contracts/) and engine.ts's own
+// open (issue 24, the last mutation survivors). From the contracts in DESIGN.md and engine.ts's own
 // doc comments: a name clash is a 409, or a 400 saying the value must be unique (for a POST only); a
 // held object is never adopted, and after a lost answer it is sent again instead; an adopted object is
 // finished like a created one (def.adopt), and when that (or converting the answer to state) fails the

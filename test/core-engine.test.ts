@@ -1,5 +1,5 @@
 // The engine (provider/engine.ts) through its host entry points against the mock on 127.0.0.1, with
-// the requests asserted from the mock's log. From the contracts (test/contracts/): a create whose answer was
+// the requests asserted from the mock's log. From the contracts (DESIGN.md): a create whose answer was
 // lost, or that meets a name clash, never leaves an orphan or a duplicate: the object of that name is
 // looked up and adopted only when it is exactly what is declared and no other resource of the run holds
 // it; otherwise the error names it, its id and how to import it. Ids given to import may carry the

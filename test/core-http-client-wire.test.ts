@@ -1,7 +1,7 @@
 // The HTTP client (provider/http/client.ts) on the wire: what it sends (headers, bodies, content types,
 // query, path) and how it reads what comes back (empty, text, JSON, error bodies, Date and Retry-After
 // headers, refused connections, TLS), against a scripted server on 127.0.0.1 that records each request
-// as it arrived. Expected values come from the contracts (test/contracts/: JSON with `Accept:
+// as it arrived. Expected values come from the contracts (DESIGN.md §1: JSON with `Accept:
 // application/json`; a CA's verification PEM sent as `text/plain`; Retry-After honoured; errors name
 // the resource, status and server message) and from Node's own messages, not from the client's code.
 import assert from "node:assert/strict";

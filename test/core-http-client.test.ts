@@ -1,6 +1,6 @@
 // The HTTP client every API shares (provider/http/client.ts), against the mock on 127.0.0.1 with its
 // fault injection, asserting the requests actually sent (method, path, count: the mock's log). What
-// is expected comes from the contracts (test/contracts/): 429 and 503 are "not now" and retried
+// is expected comes from the contracts (DESIGN.md §1, §4, §5): 429 and 503 are "not now" and retried
 // (Retry-After honoured); a POST answered 502/503/504, or whose answer was lost, may have been carried
 // out, so it is NOT sent again blindly (the caller looks the object up); reads and idempotent writes
 // are retried; one re-authentication on 401; retries bounded by count and by time.

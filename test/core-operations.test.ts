@@ -1,5 +1,5 @@
 // What follows a create (provider/resources/operations.ts): once the server has an object, its id must
-// reach the engine even when a later step fails (docs/guides/reliability-and-recovery.md: "never leaves orphans or duplicates when
+// reach the engine even when a later step fails (DESIGN.md: "never leaves orphans or duplicates when
 // a call fails half way"), so the failure is a PartialFailureError carrying the id and the state known
 // so far; the objects of this run are held (never adopted by a name clash); errors name the object.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // The resource mechanism (provider/resource.ts): check and diff over definitions made here. From the
-// contracts (test/contracts/): bad input fails at check naming the property, unknown values (preview) are
+// contracts (DESIGN.md): bad input fails at check naming the property, unknown values (preview) are
 // not judged; no drift false positives: server defaults left unset are not compared, set-valued arrays
 // ignore order, null, undefined, "", [] and {} are all empty; replaceOnChanges and deleteBeforeReplace.
 // Definitions are made anew in each test: their rules are cached per definition object, and a mutation

@@ -1,5 +1,5 @@
 // The retry rules every API client shares (provider/http/retry.ts), against what the contracts say:
-// test/contracts/ (retries on 429/503, Retry-After honoured, 502/503/504 may come after the work
+// DESIGN.md §1 and §5 (retries on 429/503, Retry-After honoured, 502/503/504 may come after the work
 // was done), RFC 9110 §10.2.3 (Retry-After: delay-seconds or an HTTP-date). Expected values are worked
 // out here from those rules, not taken from the code.
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 // Schema introspection (provider/shape.ts) and secret leaves kept apart in the state
 // (provider/secretValues.ts), on zod schemas made here: which properties exist, which paths are secret
 // (`.meta({ secret: true })`, also through unions, arrays and $refs), the values at those paths, and a
-// nested secret leaf moved into `secretValues` and back (reliability-and-recovery.md#secrets: secrets never in plaintext in the
+// nested secret leaf moved into `secretValues` and back (DESIGN.md: secrets never in plaintext in the
 // state; a nested secret leaf stays a secret while its parent is shown leaf by leaf). Each test makes
 // its schemas anew: the results are cached per schema object, and a mutation run repeats the tests.
 import assert from "node:assert/strict";

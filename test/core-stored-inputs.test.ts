@@ -1,4 +1,4 @@
-// What check stores, and where the defaults come back (the state is written after every
+// What check stores, and where the defaults come back (issue 23: the state is written after every
 // step, so what it holds per resource is paid at every step). Check keeps the properties the program
 // gave, normalised; the defaults of the ones it left unset are filled in by create, update and diff
 // instead. Expected values come from outside the provider: the swagger's `required` lists of the

@@ -1,5 +1,5 @@
 // The last rules of the resource mechanism and the collections that no other test pinned down
-// (the last survivors). From the contracts (test/contracts/, provider/resource.ts's documented rules): a
+// (issue 24 item 5). From the contracts (DESIGN.md, provider/resource.ts's documented rules): a
 // server-default or set path (`config.level`) applies under its own property only, never under
 // another one; a nested server default set in the program is compared like any value; a property
 // removed from the program is a change, whatever defaults it had inside; a stored value of another

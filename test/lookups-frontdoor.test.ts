@@ -1,7 +1,7 @@
 // Frontdoor lookups (getAuthProvider(s), getClientCertificate(s), getCertificateRequestToken(s),
 // getCustomFrontend(s)) through real HTTP against the mock on 127.0.0.1, the objects made through the
 // API as an admin outside Pulumi makes them. Expected values come from the Frontdoor API description
-// (test/contracts/frontdoor-management-api.md): lists are paged (`page` zero-based, `size`), `sort`
+// (/work/shared/specs/frontdoor-management-api.md): lists are paged (`page` zero-based, `size`), `sort`
 // is `<field>,<asc|desc>`; the requests the mock logged show every page fetched and `sort` sent on each.
 // The same lookups through the plugin's gRPC Invoke, with the secrets the description names marked.
 import assert from "node:assert/strict";

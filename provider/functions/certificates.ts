@@ -1,6 +1,6 @@
 // Certificate request token calls. Creating a certificate with a token is what its holder (e.g. a device
 // in the field) can do WITHOUT API credentials: the token is the credential. Looking a token up
-// (by-token) is an authenticated call in the API description, so validation sends the configured API credentials.
+// (by-token) is an authenticated call in the seed, so validation sends the configured API credentials.
 // The token travels in the URL path, so it is registered as a secret before any request: error
 // messages and debug lines show `[secret]` instead.
 import { z } from "zod";
@@ -138,7 +138,7 @@ type ConnectionArgs = { apiUrl?: string; caBundle?: string; frontdoorId?: string
 
 /**
  * Runs one call with a client of its own (anonymous, or with the configured API credentials), and
- * turns the token's refusals into clear errors. The API description says nothing of single use: a token may be
+ * turns the token's refusals into clear errors. The seed says nothing of single use: a token may be
  * refused after use by a service that consumes tokens, so the messages allow for it.
  */
 async function tokenCall<T>(

@@ -1,5 +1,5 @@
 // Event data queries: top talkers (firewall usage) and alerts. Each query validates its arguments,
-// builds the search body of the contract (test/contracts/edge-api-and-event-queries.md, "Event data"), sends it and turns the Elasticsearch
+// builds the search body of the contract (DESIGN.md section 6), sends it and turns the Elasticsearch
 // answer into a small typed result. The SDK wraps these as plain async functions and as
 // Output-returning variants.
 import { z } from "zod";
