@@ -89,7 +89,7 @@ function planJobs(files, seconds) {
   }
   jobs.push(...batches);
   for (const job of jobs) {
-    job.seconds = job.files.reduce((s, f) => s + time(f), 0);
+    job.seconds ??= job.files.reduce((s, f) => s + time(f), 0); // batches counted theirs while filling
     if (!job.name) job.name = `${job.files.length} quick files (${job.files[0]}, ...)`;
   }
   return jobs.sort((a, b) => b.seconds - a.seconds);

@@ -360,8 +360,12 @@ export async function startCluster(
             await sleep(250);
           }
           const listed = Date.now() + 5_000;
-          while (Date.now() < listed && !(await everyNodeListsEveryAddress())) await sleep(250);
-          if (await everyNodeListsEveryAddress()) return;
+          let advertised = await everyNodeListsEveryAddress();
+          while (!advertised && Date.now() < listed) {
+            await sleep(250);
+            advertised = await everyNodeListsEveryAddress();
+          }
+          if (advertised) return;
           if (Date.now() > until)
             throw new Error(
               `cluster node ${name}: after ${attempt} restarts, GET /controllers lists it without apiAddresses`,
