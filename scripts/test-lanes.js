@@ -15,6 +15,7 @@
 // Usage: node scripts/test-lanes.js [--lanes N] [--record] [test files...]
 //   --lanes N   lanes (FRONTDOOR_TEST_LANES; default 2)
 //   --record    rewrite test/file-times.json from this run's file times
+//   --table-min S  files quicker than S seconds are one summed line of the table (default 5)
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -25,16 +26,24 @@ const TIMES_FILE = path.join(root, "test", "file-times.json");
 const BATCH_SECONDS = 20;
 /** A file with no recorded time (a new suite) runs as a job of its own. */
 const DEFAULT_SECONDS = BATCH_SECONDS;
+/** Files quicker than this are summed in one line of the closing table. */
+const TABLE_MIN_MS = 5_000;
 /** Files that share one server started once per mocha process: they run in one process. */
 const SHARED_SERVERS = [
   { name: "the shared real cluster", files: /^test\/real(-vs-mock)?-cluster[^/]*\.test\.ts$/ },
 ];
 
 function parseArgs(argv) {
-  const options = { lanes: Number(process.env.FRONTDOOR_TEST_LANES || 2), record: false, files: [] };
+  const options = {
+    lanes: Number(process.env.FRONTDOOR_TEST_LANES || 2),
+    record: false,
+    tableMinMs: TABLE_MIN_MS,
+    files: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--lanes") options.lanes = Number(argv[++i]);
     else if (argv[i] === "--record") options.record = true;
+    else if (argv[i] === "--table-min") options.tableMinMs = Number(argv[++i]) * 1000;
     else options.files.push(path.relative(root, path.resolve(argv[i])));
   }
   if (!Number.isInteger(options.lanes) || options.lanes < 1)
@@ -51,6 +60,15 @@ function allTestFiles(dir = "test") {
     else if (entry.name.endsWith(".test.ts")) found.push(rel);
   }
   return found.sort();
+}
+
+/** The last `count` non-empty lines of a job's output (what a crashed job printed last). */
+function tail(output, count) {
+  return String(output ?? "")
+    .split("\n")
+    .filter((line) => line.trim())
+    .slice(-count)
+    .join("\n");
 }
 
 function recordedSeconds() {
@@ -100,9 +118,14 @@ function runJob(job, index) {
   const summaryFile = path.join(os.tmpdir(), `frontdoor-lanes-${process.pid}-${index}.json`);
   fs.rmSync(summaryFile, { force: true });
   const mocha = path.join(root, "node_modules", "mocha", "bin", "mocha.js");
-  const child = spawn(process.execPath, [mocha, ...job.files], {
+  const guard = path.join(__dirname, "lanes-job-guard.js");
+  const child = spawn(process.execPath, [mocha, "--require", guard, ...job.files], {
     cwd: root,
-    env: { ...process.env, FRONTDOOR_TEST_SUMMARY: summaryFile },
+    env: {
+      ...process.env,
+      FRONTDOOR_TEST_SUMMARY: summaryFile,
+      FRONTDOOR_TEST_RUNNER_PID: String(process.pid),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group: an interrupted run stops the job's children too
   });
@@ -176,10 +199,13 @@ async function main() {
   let pending = 0;
   const fileMs = {};
   const failed = [];
-  for (const { job, code, signal, summary } of results) {
+  for (const { job, code, signal, summary, output } of results) {
     if (!summary) {
       failures += 1; // a job that crashed counts as a failure, never as nothing
-      failed.push(`${job.name}: mocha ended without a report (exit ${code ?? signal})`);
+      failed.push({
+        title: `${job.name}: mocha ended without a report (exit ${code ?? signal})`,
+        error: tail(output, 12),
+      });
       continue;
     }
     passes += summary.passes;
@@ -189,17 +215,32 @@ async function main() {
     failed.push(...summary.failed);
     if (code !== 0 && summary.failures === 0) {
       failures += 1;
-      failed.push(`${job.name}: mocha exited ${code ?? signal} with no failed test`);
+      failed.push({
+        title: `${job.name}: mocha exited ${code ?? signal} with no failed test`,
+        error: tail(output, 12),
+      });
     }
   }
   const rows = Object.entries(fileMs).sort((a, b) => b[1] - a[1]);
   process.stdout.write(
     `\nWall time per test file (slowest first; ${options.lanes} lanes, ${clock().trim()} in all):\n`,
   );
-  for (const [file, ms] of rows) process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}\n`);
+  // The quick files in one line: the table is read at the end of CI's output, beside the failures.
+  const shown = rows.filter(([, ms]) => ms >= options.tableMinMs);
+  for (const [file, ms] of shown)
+    process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}\n`);
+  const quick = rows.slice(shown.length);
+  if (quick.length)
+    process.stdout.write(
+      `  ${(quick.reduce((sum, [, ms]) => sum + ms, 0) / 1000).toFixed(1).padStart(7)} s  ` +
+        `${quick.length} file${quick.length === 1 ? "" : "s"} under ${options.tableMinMs / 1000} s each\n`,
+    );
   if (failed.length) {
     process.stdout.write("\nFailed:\n");
-    for (const title of failed) process.stdout.write(`  - ${title}\n`);
+    for (const { title, error } of failed) {
+      process.stdout.write(`  - ${title}\n`);
+      if (error) process.stdout.write(`${error.replace(/^/gm, "      ")}\n`);
+    }
   }
   if (options.record) {
     const seconds = { ...recordedSeconds() };

@@ -9,6 +9,16 @@ const path = require("node:path");
 
 const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_FAIL } = Mocha.Runner.constants;
 
+const EXCERPT_LINES = 12;
+const EXCERPT_CHARS = 1500;
+
+/** The first lines of a failure's message and stack: enough to name the cause, bounded. */
+function excerpt(error) {
+  const text = String(error?.stack ?? error?.message ?? error);
+  const lines = text.split("\n").slice(0, EXCERPT_LINES).join("\n");
+  return lines.length > EXCERPT_CHARS ? `${lines.slice(0, EXCERPT_CHARS)} ...` : lines;
+}
+
 class CountingReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
@@ -30,8 +40,12 @@ class CountingReporter extends Mocha.reporters.Spec {
     // test/plugin.test.ts against each binary) must get the plain closing line, not this job's summary.
     const summaryFile = process.env.FRONTDOOR_TEST_SUMMARY;
     delete process.env.FRONTDOOR_TEST_SUMMARY;
+    // Each failure with the start of its error: CI shows only the end of a long output, and the lanes'
+    // runner prints these there, so a failed run names its cause without the job's full log.
     const failed = [];
-    runner.on(EVENT_TEST_FAIL, (test) => failed.push(test.fullTitle()));
+    runner.on(EVENT_TEST_FAIL, (test, error) =>
+      failed.push({ title: test.fullTitle(), error: excerpt(error) }),
+    );
     runner.once(EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
       if (summaryFile) {

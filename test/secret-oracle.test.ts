@@ -14,7 +14,6 @@ import {
   RESOURCE_SECRETS,
   SERVER_SECRET_FIELDS,
 } from "./support/oracles/secrets";
-import { skipBecause } from "./support/skip";
 
 const ROOT = path.resolve(__dirname, "..");
 const CONTRACTS = path.join(ROOT, "test", "contracts");

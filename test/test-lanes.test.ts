@@ -2,7 +2,11 @@
 // three small mocha jobs on two lanes, whose counts, failures and crash it must all report.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import path from "node:path";
+import { killAll, running, waitGone } from "./support/processes";
+import { waitFor } from "./support/wait";
 
 const root = path.resolve(__dirname, "..");
 const lanes = require("../scripts/test-lanes.js") as {
@@ -17,11 +21,17 @@ const { lookupFiles } = require("mocha/lib/cli/lookup-files") as {
   lookupFiles(glob: string, extensions: string[], recursive: boolean): string[];
 };
 
-function runLanes(args: string[]): Promise<{ code: number | null; output: string }> {
+function runLanes(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  started: (pid: number) => void = () => {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(root, "scripts", "test-lanes.js"), ...args], {
       cwd: root,
+      env,
     });
+    started(child.pid as number);
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));
@@ -78,14 +88,15 @@ describe("npm test's lanes (scripts/test-lanes.js)", () => {
   it("runs jobs side by side and reports every count, every failure and a crashed job in one closing line", async function () {
     this.timeout(120_000);
     const fixtures = ["passes", "fails", "crashes"].map((f) => `test/support/lane-fixtures/${f}.ts`);
-    const { code, output } = await runLanes(["--lanes", "2", ...fixtures]);
+    const { code, output } = await runLanes(["--lanes", "2", "--table-min", "0", ...fixtures]);
     const lines = output.trimEnd().split("\n");
     // 2 + 1 passed; 1 failed test, and the job that died before reporting counts as a failure.
     assert.equal(lines.at(-1), "3 passed, 2 failed", output);
     assert.equal(code, 1);
     assert.match(
       output,
-      /Failed:\n {2}- lane fixture: fails breaks\n {2}- .*crashes\.ts.*ended without a report \(exit 3\)/,
+      /Failed:\n {2}- lane fixture: fails breaks\n {6}AssertionError[^\n]*\n(?: {6}[^\n]*\n)*? {2}- .*crashes\.ts.*ended without a report \(exit 3\)\n {6}.*lane fixture: dying before any report/,
+      "each failure is printed with the start of its error, a crashed job with its last lines",
     );
     assert.match(output, /lane 1 starts: .*\n.*lane 2 starts: /, "two jobs started before either ended");
     // Each job's output is printed whole, between its own header and its lane's end line.
@@ -98,5 +109,38 @@ describe("npm test's lanes (scripts/test-lanes.js)", () => {
       output,
       /Wall time per test file[^\n]*\n(?: +[\d.]+ s {2}test\/support\/lane-fixtures\/(?:passes|fails)\.ts\n){2}/,
     );
+  });
+
+  it("sums the files under the table's minimum in one line", async function () {
+    this.timeout(60_000);
+    const { output } = await runLanes(["--lanes", "1", "test/support/lane-fixtures/passes.ts"]);
+    assert.match(output, /Wall time per test file[^\n]*\n +[\d.]+ s {2}1 file under 5 s each\n/, output);
+  });
+
+  it("a SIGKILLed runner leaves no job running: each job ends its own process group", async function () {
+    this.timeout(60_000);
+    const pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lanes-kill-")), "job.pid");
+    let runner = 0;
+    const ended = runLanes(
+      ["test/support/lane-fixtures/waits.ts"],
+      { ...process.env, LANE_FIXTURE_PID_FILE: pidFile },
+      (pid) => {
+        runner = pid;
+      },
+    );
+    await waitFor(
+      () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8") !== "",
+      "the job to start",
+    );
+    const job = Number(fs.readFileSync(pidFile, "utf8"));
+    assert.ok(running(job));
+    try {
+      process.kill(runner, "SIGKILL");
+      await ended;
+      assert.deepEqual(await waitGone([job], 10_000), [], "the job outlived its runner");
+    } finally {
+      killAll([job]);
+      fs.rmSync(path.dirname(pidFile), { recursive: true, force: true });
+    }
   });
 });
