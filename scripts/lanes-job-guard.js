@@ -6,14 +6,9 @@ const runner = Number(process.env.FRONTDOOR_TEST_RUNNER_PID);
 delete process.env.FRONTDOOR_TEST_RUNNER_PID; // for this job only, not for a mocha a test starts
 const EVERY_MS = 500;
 
-function runnerGone() {
-  try {
-    process.kill(runner, 0);
-    return process.ppid !== runner; // re-parented: the runner's pid may already be another process's
-  } catch {
-    return true;
-  }
-}
+// The runner is this job's parent; once it dies the job is re-parented (its pid may be reused, so the
+// parent's pid says it, not whether a process of that pid runs).
+const runnerGone = () => process.ppid !== runner;
 
 if (Number.isInteger(runner) && runner > 0) {
   const timer = setInterval(() => {

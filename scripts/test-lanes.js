@@ -28,6 +28,8 @@ const BATCH_SECONDS = 20;
 const DEFAULT_SECONDS = BATCH_SECONDS;
 /** Files quicker than this are summed in one line of the closing table. */
 const TABLE_MIN_MS = 5_000;
+/** Lines of a crashed job's output printed with its failure (the reporter prints as many of an error). */
+const TAIL_LINES = 12;
 /** Files that share one server started once per mocha process: they run in one process. */
 const SHARED_SERVERS = [
   { name: "the shared real cluster", files: /^test\/real(-vs-mock)?-cluster[^/]*\.test\.ts$/ },
@@ -204,7 +206,7 @@ async function main() {
       failures += 1; // a job that crashed counts as a failure, never as nothing
       failed.push({
         title: `${job.name}: mocha ended without a report (exit ${code ?? signal})`,
-        error: tail(output, 12),
+        error: tail(output, TAIL_LINES),
       });
       continue;
     }
@@ -217,7 +219,7 @@ async function main() {
       failures += 1;
       failed.push({
         title: `${job.name}: mocha exited ${code ?? signal} with no failed test`,
-        error: tail(output, 12),
+        error: tail(output, TAIL_LINES),
       });
     }
   }
